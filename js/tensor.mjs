@@ -1,0 +1,178 @@
+// Validation of the tensors and options the caller passes, before anything touches wasm memory.
+// Each failure is a TypeError (wrong kind of thing) or RangeError (wrong value) that names the
+// op, the argument and the rule.
+
+export const MAX_RANK = 16; // WG_MAX_RANK in src/wasm_gather.h
+const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
+
+const DATA_TYPES = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array,
+  Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array];
+// Index kinds the C API reads directly (wg_index_type), and narrow ones widened to int32 on the
+// copy into wasm memory.
+export const INDEX_I32 = 0, INDEX_U32 = 1, INDEX_I64 = 2, INDEX_U64 = 3;
+const INDEX_TYPES = new Map([[Int32Array, INDEX_I32], [Uint32Array, INDEX_U32],
+  [BigInt64Array, INDEX_I64], [BigUint64Array, INDEX_U64], [Int8Array, INDEX_I32],
+  [Int16Array, INDEX_I32], [Uint8Array, INDEX_I32], [Uint16Array, INDEX_I32]]);
+const INDEX_BYTES = [4, 4, 8, 8];
+const INT64_MAX = 2n ** 63n - 1n;
+
+const OOB_MODES = ['error', 'zero', 'clamp'];
+
+export function typeName(x) {
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'Array';
+  if (typeof x === 'object') return x.constructor?.name ?? 'object';
+  return typeof x;
+}
+
+export function product(shape) {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+function checkShape(op, name, shape) {
+  if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) {
+    throw new TypeError(`${op}: ${name}.shape must be an array of non-negative integers, got ${typeName(shape)}`);
+  }
+  if (shape.length > MAX_RANK) {
+    throw new RangeError(`${op}: ${name} has rank ${shape.length}, more than the ${MAX_RANK} dimensions wasm-gather supports`);
+  }
+  const out = [];
+  for (let d = 0; d < shape.length; d++) {
+    const s = Number(shape[d]);
+    if (!Number.isInteger(s)) {
+      throw new TypeError(`${op}: ${name}.shape[${d}] must be an integer, got ${String(shape[d])}`);
+    }
+    if (s < 0 || s > MAX_DIM) {
+      throw new RangeError(`${op}: ${name}.shape[${d}] must be between 0 and ${MAX_DIM}, got ${s}`);
+    }
+    out.push(s);
+  }
+  return out;
+}
+
+function checkTensorObject(op, name, t) {
+  if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t) || Array.isArray(t)) {
+    throw new TypeError(`${op}: ${name} must be a tensor { data, shape }, got ${typeName(t)}`);
+  }
+  const shape = checkShape(op, name, t.shape ?? t.dims); // ONNX Runtime calls it dims
+  return shape;
+}
+
+function checkLength(op, name, length, shape) {
+  const n = product(shape);
+  if (length !== n) {
+    throw new RangeError(`${op}: ${name}.data has ${length} elements but ${name}.shape [${shape.join(', ')}] needs ${n}`);
+  }
+}
+
+/** A data tensor: any numeric TypedArray. Returns { data, shape }. */
+export function dataTensor(op, name, t) {
+  const shape = checkTensorObject(op, name, t);
+  const data = t.data;
+  if (!DATA_TYPES.some((T) => data instanceof T)) {
+    throw new TypeError(`${op}: ${name}.data must be a TypedArray (Float32Array, Int32Array, BigInt64Array, ...), got ${typeName(data)}`);
+  }
+  checkLength(op, name, data.length, shape);
+  return { data, shape };
+}
+
+/**
+ * An index tensor. Returns { data, shape, type, bytes, write(view) } where type is the
+ * wg_index_type the C side reads, bytes its size in wasm memory, and write(buffer, ptr) copies
+ * the indices there (widening narrow integer arrays, converting plain arrays).
+ */
+export function indexTensor(op, name, t) {
+  const shape = checkTensorObject(op, name, t);
+  const data = t.data;
+  let type = ArrayBuffer.isView(data) ? INDEX_TYPES.get(data.constructor) : undefined;
+  if (Array.isArray(data)) {
+    type = plainArrayType(op, name, data);
+  } else if (type === undefined) {
+    throw new TypeError(`${op}: ${name}.data must hold integers (Int32Array, Uint32Array, BigInt64Array, ` +
+      `BigUint64Array or an array of integers), got ${typeName(data)}`);
+  }
+  checkLength(op, name, data.length, shape);
+  const n = data.length;
+  return {
+    data, shape, type, bytes: n * INDEX_BYTES[type],
+    write(buffer, ptr) {
+      if (n === 0) return;
+      if (type === INDEX_I64 && Array.isArray(data)) {
+        const view = new BigInt64Array(buffer, ptr, n);
+        for (let i = 0; i < n; i++) view[i] = clampToInt64(data[i]);
+        return;
+      }
+      const View = [Int32Array, Uint32Array, BigInt64Array, BigUint64Array][type];
+      new View(buffer, ptr, n).set(data);
+    },
+  };
+}
+
+function clampToInt64(v) {
+  const b = BigInt(v);
+  return b > INT64_MAX ? INT64_MAX : b < -INT64_MAX - 1n ? -INT64_MAX - 1n : b;
+}
+
+// A plain array of integers: int32 when every value fits, int64 otherwise (values beyond int64
+// are saturated; they are out of range for any tensor either way).
+function plainArrayType(op, name, data) {
+  let wide = false;
+  for (let i = 0; i < data.length; i++) {
+    const v = data[i];
+    if (typeof v === 'bigint') { wide = true; continue; }
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      throw new TypeError(`${op}: ${name}.data[${i}] must be an integer, got ${typeof v === 'number' ? v : typeName(v)}`);
+    }
+    if (v < -2147483648 || v > 2147483647) wide = true;
+  }
+  return wide ? INDEX_I64 : INDEX_I32;
+}
+
+export function integerArg(op, name, value, fallback) {
+  if (value === undefined) return fallback;
+  if (!Number.isInteger(value)) throw new TypeError(`${op}: ${name} must be an integer, got ${String(value)}`);
+  if (value < -(2 ** 31) || value >= 2 ** 31) throw new RangeError(`${op}: ${name} ${value} is out of range`);
+  return value;
+}
+
+/** Validates opts; returns { mode, out } with mode the wg_oob_mode number. */
+export function commonOptions(op, opts) {
+  if (opts === undefined || opts === null) opts = {};
+  if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
+  const oob = opts.outOfRange ?? 'error';
+  const mode = OOB_MODES.indexOf(oob);
+  if (mode < 0) {
+    throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);
+  }
+  return { opts, mode };
+}
+
+/**
+ * Checks opts.out against the output's type and shape; returns the TypedArray to write into
+ * (a new one when no out is given).
+ */
+export function outputArray(op, out, Type, shape) {
+  const n = product(shape);
+  if (out === undefined || out === null) return new Type(n);
+  let data = out;
+  if (!ArrayBuffer.isView(out)) {
+    if (typeof out !== 'object') throw new TypeError(`${op}: opts.out must be a ${Type.name} or { data, shape }, got ${typeName(out)}`);
+    data = out.data;
+    const s = out.shape ?? out.dims;
+    if (s !== undefined) {
+      const given = checkShape(op, 'opts.out', s);
+      if (given.length !== shape.length || given.some((d, i) => d !== shape[i])) {
+        throw new RangeError(`${op}: opts.out.shape [${given.join(', ')}] must be the output shape [${shape.join(', ')}]`);
+      }
+    }
+  }
+  if (!(data instanceof Type)) {
+    throw new TypeError(`${op}: opts.out must be a ${Type.name} like the data, got ${typeName(data)}`);
+  }
+  if (data.length !== n) {
+    throw new RangeError(`${op}: opts.out has ${data.length} elements but the output [${shape.join(', ')}] has ${n}`);
+  }
+  return data;
+}

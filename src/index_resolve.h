@@ -1,0 +1,29 @@
+/* Index resolution: read int32/uint32/int64/uint64 indices, wrap negatives, check bounds and
+ * apply the out-of-range mode. The one place where the index rules live. */
+#ifndef WG_INDEX_RESOLVE_H
+#define WG_INDEX_RESOLVE_H
+
+#include "wasm_gather.h"
+
+/* Offset that stands for "this block is zeros" (never a real offset: tensors are smaller). */
+#define WG_ZERO_BLOCK SIZE_MAX
+
+/* Resolves the n indices at positions first, first + stride, ... of `indices` against a
+ * dimension of size dim_size, into byte offsets base + index * scale. With accumulate, adds
+ * index * scale to off[] instead (a WG_ZERO_BLOCK on either side stays WG_ZERO_BLOCK). Returns
+ * WG_ERR_INDEX_OUT_OF_RANGE at the first bad index in WG_OOB_ERROR mode (off[] is then partial). */
+wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t first, size_t stride,
+                             size_t n, size_t dim_size, size_t base, size_t scale,
+                             wg_oob_mode mode, int accumulate, size_t* off);
+
+/* Finds the first index (lowest flat position) that is outside [-s, s), where the index at
+ * position p is checked against dim_sizes[p % depth]. Returns 1 and fills *err if there is one. */
+int wg_find_bad_index(const void* indices, wg_index_type type, size_t count, size_t depth,
+                      const size_t* dim_sizes, size_t first_dim, wg_error_info* err);
+
+/* off[j] += base + j * step for every j that is not WG_ZERO_BLOCK. */
+void wg_offsets_add_ramp(size_t* off, size_t n, size_t base, size_t step);
+
+int wg_index_type_valid(wg_index_type type);
+
+#endif

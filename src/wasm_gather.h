@@ -1,0 +1,113 @@
+/* wasm-gather public C API.
+ *
+ * Three gather ops over plain row-major tensors of any element width (1, 2, 4 or 8 bytes):
+ *   wg_gather    torch.gather / ONNX GatherElements / numpy.take_along_axis
+ *   wg_gather_nd tf.gather_nd with batch_dims / ONNX GatherND / OpenVINO GatherND-8
+ *   wg_take      tf.gather with axis and batch_dims / ONNX Gather / numpy.take
+ *
+ * Every call returns a wg_status; on failure *err (when not NULL) says which argument and which
+ * rule, and the output may be partly written. Each op has a *_shape function that only validates
+ * and computes the output shape, so a caller can size the output before running the op.
+ * Shapes are arrays of size_t; tensors are dense and row-major. A NULL pool runs on the caller.
+ */
+#ifndef WASM_GATHER_H
+#define WASM_GATHER_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Highest tensor rank accepted by every op. */
+#define WG_MAX_RANK 16
+
+typedef enum wg_status {
+  WG_OK = 0,
+  WG_ERR_INVALID_ARGUMENT = 1,    /* NULL pointer, unknown enum value, bad element size */
+  WG_ERR_RANK = 2,                /* a tensor's rank breaks the op's rule (err->arg, err->limit) */
+  WG_ERR_AXIS = 3,                /* dim/axis outside [-rank, rank) (err->value, err->limit=rank) */
+  WG_ERR_BATCH_DIMS = 4,          /* batch_dims out of its range (err->value, err->limit) */
+  WG_ERR_BATCH_SHAPE = 5,         /* params/indices batch dim differ (err->dim, value, limit) */
+  WG_ERR_INDEX_SHAPE = 6,         /* gather: index.shape[d] > input.shape[d] (err->dim, value, limit) */
+  WG_ERR_INDEX_DEPTH = 7,         /* gather_nd: indices.shape[-1] too large (err->value, err->limit) */
+  WG_ERR_INDEX_OUT_OF_RANGE = 8,  /* an index outside [-s, s) in WG_OOB_ERROR mode (err->position,
+                                     err->value, err->limit = s, err->dim = dimension indexed) */
+  WG_ERR_SIZE_OVERFLOW = 9,       /* the output's byte size does not fit in size_t */
+  WG_ERR_OUT_OF_MEMORY = 10,      /* the pool could not allocate */
+} wg_status;
+
+/* Which argument an error is about. */
+typedef enum wg_arg {
+  WG_ARG_NONE = 0,
+  WG_ARG_DATA = 1,        /* input / params */
+  WG_ARG_INDICES = 2,     /* index / indices */
+  WG_ARG_AXIS = 3,        /* dim / axis */
+  WG_ARG_BATCH_DIMS = 4,
+  WG_ARG_OUT = 5,
+} wg_arg;
+
+typedef enum wg_index_type {
+  WG_INDEX_I32 = 0,
+  WG_INDEX_U32 = 1,
+  WG_INDEX_I64 = 2,
+  WG_INDEX_U64 = 3,
+} wg_index_type;
+
+/* What an index outside [-s, s) does. */
+typedef enum wg_oob_mode {
+  WG_OOB_ERROR = 0, /* fail with WG_ERR_INDEX_OUT_OF_RANGE, reporting the first bad index */
+  WG_OOB_ZERO = 1,  /* the element or slice it selects is zeros */
+  WG_OOB_CLAMP = 2, /* wrap negatives, then clamp into [0, s-1]; zeros when s == 0 */
+} wg_oob_mode;
+
+/* Details of a failure. All fields are int64 so that a JS caller can read them as one
+ * BigInt64Array; fields that do not apply are -1. */
+typedef struct wg_error_info {
+  int64_t arg;      /* wg_arg */
+  int64_t dim;      /* dimension concerned */
+  int64_t value;    /* offending value (for a uint64 index, its bit pattern) */
+  int64_t limit;    /* the bound or expected value it broke */
+  int64_t position; /* flat position of the bad index in the indices tensor */
+} wg_error_info;
+
+/* ---- thread pool (pthreadpool style). NULL means "run on the caller". ---- */
+typedef struct wg_pool wg_pool;
+
+/* Creates a pool of `threads` threads in all, the caller included (threads - 1 workers).
+ * threads <= 1, or a build without threads, gives *pool = NULL. If fewer workers can be started
+ * than asked for, the pool keeps those it got; wg_pool_threads tells how many it has. */
+wg_status wg_pool_create(size_t threads, wg_pool** pool);
+size_t wg_pool_threads(const wg_pool* pool);
+void wg_pool_destroy(wg_pool* pool);
+
+/* ---- ops ---- */
+wg_status wg_gather_shape(const size_t* input_shape, size_t input_rank, const size_t* index_shape,
+                          size_t index_rank, int32_t dim, size_t* out_shape, size_t* out_rank,
+                          wg_error_info* err);
+wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape, size_t input_rank,
+                    int32_t dim, const void* index, wg_index_type index_type,
+                    const size_t* index_shape, size_t index_rank, size_t elem_size,
+                    wg_oob_mode mode, void* out, wg_error_info* err);
+
+wg_status wg_gather_nd_shape(const size_t* params_shape, size_t params_rank,
+                             const size_t* indices_shape, size_t indices_rank, int32_t batch_dims,
+                             size_t* out_shape, size_t* out_rank, wg_error_info* err);
+wg_status wg_gather_nd(wg_pool* pool, const void* params, const size_t* params_shape,
+                       size_t params_rank, const void* indices, wg_index_type index_type,
+                       const size_t* indices_shape, size_t indices_rank, int32_t batch_dims,
+                       size_t elem_size, wg_oob_mode mode, void* out, wg_error_info* err);
+
+wg_status wg_take_shape(const size_t* params_shape, size_t params_rank, const size_t* indices_shape,
+                        size_t indices_rank, int32_t axis, int32_t batch_dims, size_t* out_shape,
+                        size_t* out_rank, wg_error_info* err);
+wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape, size_t params_rank,
+                  const void* indices, wg_index_type index_type, const size_t* indices_shape,
+                  size_t indices_rank, int32_t axis, int32_t batch_dims, size_t elem_size,
+                  wg_oob_mode mode, void* out, wg_error_info* err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* WASM_GATHER_H */
