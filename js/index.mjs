@@ -95,18 +95,17 @@ function run(s, spec) {
   const outRank = new Uint32Array(buffer, p.outRank, 1)[0];
   const outShape = Array.from(new Uint32Array(buffer, p.outShape, outRank));
   const Type = data.data.constructor;
-  const result = outputArray(op, spec.out, Type, outShape);
-
   const elem = Type.BYTES_PER_ELEMENT;
   const dataBytes = data.data.length * elem;
-  const outBytes = result.length * elem;
+  const outBytes = outShape.reduce((a, b) => a * b, 1) * elem;
   const total = align16(dataBytes) + align16(index.bytes) + align16(outBytes);
-  if (total > MAX_CALL_BYTES) {
-    throw new RangeError(`${op}: this call needs ${total} bytes of wasm memory (inputs and output), more than wasm memory can hold (4 GiB)`);
+  if (total > MAX_CALL_BYTES) { // checked before the output is allocated in JS too
+    throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
+  const result = outputArray(op, spec.out, Type, outShape);
   const base = m._malloc(Math.max(total, 1)) >>> 0;
   if (!base) {
-    throw new RangeError(`${op}: this call needs ${total} bytes of wasm memory (inputs and output), more than wasm memory can hold`);
+    throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold now`);
   }
   try {
     p.data = base;

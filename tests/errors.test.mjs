@@ -1,0 +1,174 @@
+// Every error the API promises: its class and message, then proof that nothing was lost: the
+// caller's arrays are unchanged, the wasm heap is back where it was, and the next call works.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dispose, gather, gatherND, heapStats, init, take } from '../js/index.mjs';
+
+const f32 = (n, shape) => ({ data: Float32Array.from({ length: n }, (_, i) => i + 1), shape });
+const i32 = (values, shape) => ({ data: Int32Array.from(values), shape });
+
+// Deep copies of every TypedArray reachable from the arguments, to compare after the call.
+function snapshot(args) {
+  const out = [];
+  const walk = (x) => {
+    if (ArrayBuffer.isView(x)) out.push([x, x.slice()]);
+    else if (Array.isArray(x)) out.push([x, x.slice()]);
+    else if (x && typeof x === 'object') Object.values(x).forEach(walk);
+  };
+  args.forEach(walk);
+  return out;
+}
+
+// Calls fn(...args), expects an error of class Cls matching re, then checks that nothing changed
+// and that a good call still works.
+function expectError(fn, args, Cls, re) {
+  const heapBefore = heapStats().heapInUse;
+  const snap = snapshot(args);
+  assert.throws(() => fn(...args), (e) => {
+    assert.ok(e instanceof Cls, `expected ${Cls.name}, got ${e.constructor.name}: ${e.message}`);
+    assert.match(e.message, re);
+    return true;
+  });
+  for (const [arr, copy] of snap) assert.deepEqual(arr, copy, 'caller array changed');
+  assert.equal(heapStats().heapInUse, heapBefore, 'wasm heap not restored');
+  const r = take(f32(6, [3, 2]), i32([2, 0], [2]));
+  assert.deepEqual(Array.from(r.data), [5, 6, 1, 2]);
+}
+
+for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 2 }]) {
+  describe(`errors (${config.variant})`, () => {
+    before(async () => {
+      await init(config);
+      take(f32(6, [3, 2]), i32([0], [1])); // warm up: first calls may allocate runtime state
+    });
+    after(() => dispose());
+
+    test('tensor arguments', () => {
+      expectError(take, [{ data: [1, 2, 3], shape: [3] }, i32([0], [1])], TypeError,
+        /^take: params\.data must be a TypedArray .*got Array/);
+      expectError(take, [new Float32Array(3), i32([0], [1])], TypeError, /^take: params must be a tensor \{ data, shape \}, got Float32Array/);
+      expectError(take, [{ data: new Float32Array(3), shape: [1.5, 2] }, i32([0], [1])], TypeError,
+        /^take: params\.shape\[0\] must be an integer, got 1\.5/);
+      expectError(gatherND, [{ data: new Float32Array(0), shape: [2, -1] }, i32([0], [1])], RangeError,
+        /^gatherND: params\.shape\[1\] must be between 0 and 4294967295, got -1/);
+      expectError(take, [{ data: new Float32Array(5), shape: [2, 3] }, i32([0], [1])], RangeError,
+        /^take: params\.data has 5 elements but params\.shape \[2, 3\] needs 6/);
+      expectError(gather, [f32(4, [2, 2]), 0, { data: new Int32Array(3), shape: [2, 2] }], RangeError,
+        /^gather: index\.data has 3 elements but index\.shape \[2, 2\] needs 4/);
+      expectError(take, [{ data: new Float32Array(1), shape: new Array(17).fill(1) }, i32([0], [1])], RangeError,
+        /^take: params has rank 17, more than the 16 dimensions/);
+    });
+
+    test('index types', () => {
+      expectError(take, [f32(3, [3]), { data: new Float32Array([0]), shape: [1] }], TypeError,
+        /^take: indices\.data must hold integers .*got Float32Array/);
+      expectError(gatherND, [f32(3, [3]), { data: new Float64Array([0]), shape: [1, 1] }], TypeError,
+        /^gatherND: indices\.data must hold integers .*got Float64Array/);
+      expectError(take, [f32(3, [3]), { data: [0, 1.5], shape: [2] }], TypeError,
+        /^take: indices\.data\[1\] must be an integer, got 1\.5/);
+      expectError(gather, [f32(3, [3]), 0, { data: [NaN], shape: [1] }], TypeError,
+        /^gather: index\.data\[0\] must be an integer, got NaN/);
+    });
+
+    test('gather shape rules', () => {
+      expectError(gather, [f32(4, [2, 2]), 0, i32([0, 0], [2])], RangeError,
+        /^gather: index must have the same rank as input \(index has rank 1, input has rank 2\)/);
+      expectError(gather, [f32(4, [2, 2]), 2, i32([0, 0, 0, 0], [2, 2])], RangeError,
+        /^gather: dim 2 is out of range for input of rank 2 \(expected -2 <= dim < 2\)/);
+      expectError(gather, [f32(4, [2, 2]), -3, i32([0, 0, 0, 0], [2, 2])], RangeError,
+        /^gather: dim -3 is out of range/);
+      expectError(gather, [f32(4, [2, 2]), 0, i32([0, 0, 0, 0, 0, 0], [2, 3])], RangeError,
+        /^gather: index\.shape\[1\] \(3\) must be <= input\.shape\[1\] \(2\) in every dimension except dim/);
+      expectError(gather, [f32(4, [2, 2]), 1.5, i32([0, 0, 0, 0], [2, 2])], TypeError, /^gather: dim must be an integer, got 1\.5/);
+      expectError(gather, [f32(4, [2, 2])], TypeError, /^gather: index must be a tensor/);
+    });
+
+    test('gatherND shape rules', () => {
+      expectError(gatherND, [f32(4, [2, 2]), i32([0], [])], RangeError,
+        /^gatherND: indices must have rank at least 1 .*got rank 0/);
+      expectError(gatherND, [f32(4, [2, 2]), i32([0, 0, 0], [1, 3])], RangeError,
+        /^gatherND: indices\.shape\[-1\] \(3\), the length of each index tuple, must be <= params rank - batchDims \(2\)/);
+      expectError(gatherND, [f32(4, [2, 2]), i32([0, 0], [2, 1]), { batchDims: 2 }], RangeError,
+        /^gatherND: batchDims 2 is out of range \(expected 0 <= batchDims <= 1/);
+      expectError(gatherND, [f32(4, [2, 2]), i32([0, 0], [2, 1]), { batchDims: -1 }], RangeError,
+        /^gatherND: batchDims -1 is out of range/);
+      expectError(gatherND, [f32(6, [3, 2]), i32([0, 0], [2, 1]), { batchDims: 1 }], RangeError,
+        /^gatherND: batch dimension 0 differs: params\.shape\[0\] is 3 but indices\.shape\[0\] is 2/);
+      expectError(gatherND, [f32(6, [3, 2]), i32([0, 0], [2, 1]), { batchDims: 0.5 }], TypeError,
+        /^gatherND: opts\.batchDims must be an integer, got 0\.5/);
+    });
+
+    test('take shape rules', () => {
+      expectError(take, [f32(1, []), i32([0], [1])], RangeError, /^take: params must have rank at least 1, got a scalar/);
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), { axis: 2 }], RangeError,
+        /^take: axis 2 is out of range for params of rank 2 \(expected -2 <= axis < 2\)/);
+      expectError(take, [f32(6, [3, 2]), i32([0, 0, 0], [3, 1]), { axis: 1, batchDims: 3 }], RangeError,
+        /^take: batchDims 3 is out of range for indices of rank 2 \(expected -2 <= batchDims <= 2\)/);
+      expectError(take, [f32(6, [3, 2]), i32([0, 0, 0], [3, 1]), { axis: 0, batchDims: 1 }], RangeError,
+        /^take: batchDims \(1\) must be <= axis \(0\)/);
+      expectError(take, [f32(6, [3, 2]), i32([0, 0], [2, 1]), { axis: 1, batchDims: 1 }], RangeError,
+        /^take: batch dimension 0 differs: params\.shape\[0\] is 3 but indices\.shape\[0\] is 2/);
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), { outOfRange: 'wrap' }], RangeError,
+        /^take: opts\.outOfRange must be 'error', 'zero' or 'clamp', got "wrap"/);
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), 5], TypeError, /^take: opts must be an object, got number/);
+    });
+
+    test('out-of-range indices name the op, the position, the value and the range', () => {
+      expectError(take, [f32(6, [3, 2]), i32([0, 1, 2, 3], [2, 2])], RangeError,
+        /^take: indices\[1, 1\] = 3 is out of range for dimension 0 of params, which has size 3 \(valid indices: -3 <= i < 3/);
+      expectError(take, [f32(6, [3, 2]), i32([-4], [1]), { axis: 0 }], RangeError, /^take: indices\[0\] = -4 is out of range/);
+      expectError(take, [f32(6, [3, 2]), { data: new BigInt64Array([1n, 2n ** 40n]), shape: [2] }, { axis: 1 }], RangeError,
+        /^take: indices\[1\] = 1099511627776 is out of range for dimension 1 of params, which has size 2/);
+      expectError(gather, [f32(4, [2, 2]), 1, { data: new Uint32Array([0, 1, 2, 0]), shape: [2, 2] }], RangeError,
+        /^gather: index\[1, 0\] = 2 is out of range for dimension 1 of input, which has size 2/);
+      expectError(gatherND, [f32(6, [3, 2]), i32([0, 1, 2, 2], [2, 2])], RangeError,
+        /^gatherND: indices\[1, 1\] = 2 is out of range for dimension 1 of params, which has size 2/);
+      expectError(gatherND, [f32(6, [3, 2]), { data: new BigUint64Array([2n ** 64n - 1n, 0n]), shape: [1, 2] }], RangeError,
+        /^gatherND: indices\[0, 0\] = 18446744073709551615 is out of range/);
+      // the first bad index in row-major order is reported, also when the output is empty
+      expectError(take, [f32(0, [3, 0]), i32([0, 5, 9], [3])], RangeError, /^take: indices\[1\] = 5 is out of range/);
+      expectError(take, [f32(0, [0, 3]), i32([0], [1])], RangeError, /^take: indices\[0\] = 0 is out of range for dimension 0 of params, which has size 0/);
+    });
+
+    test('a large out-of-range job reports the first bad index whatever the thread split', () => {
+      const params = f32(4096 * 64, [4096, 64]);
+      const idx = new Int32Array(20000).map((_, i) => (i * 31) % 4096);
+      idx[19999] = 5000;
+      idx[12345] = -5000;
+      expectError(take, [params, { data: idx, shape: [20000] }], RangeError, /^take: indices\[12345\] = -5000 is out of range/);
+    });
+
+    test('opts.out', () => {
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), { out: new Float64Array(2) }], TypeError,
+        /^take: opts\.out must be a Float32Array like the data, got Float64Array/);
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), { out: new Float32Array(3) }], RangeError,
+        /^take: opts\.out has 3 elements but the output \[1, 2\] has 2/);
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), { out: { data: new Float32Array(2), shape: [2, 1] } }], RangeError,
+        /^take: opts\.out\.shape \[2, 1\] must be the output shape \[1, 2\]/);
+      expectError(take, [f32(6, [3, 2]), i32([0], [1]), { out: 'x' }], TypeError, /^take: opts\.out must be a Float32Array/);
+    });
+
+    test('results larger than wasm memory', () => {
+      // 4096 rows of 2^20 float64 = 32 GiB: refused before anything is allocated
+      expectError(take, [{ data: new Float64Array(2 ** 20), shape: [1, 2 ** 20] }, { data: new Int32Array(4096), shape: [4096] }],
+        RangeError, /^take: the output \[4096, 1048576\] with the inputs needs \d+ bytes, more than wasm memory can hold/);
+      expectError(gatherND, [{ data: new Uint8Array(0), shape: [0, 65536] }, { data: new Int32Array(65536), shape: [65536, 1] }, { outOfRange: 'zero' }],
+        RangeError, /^gatherND: the output \[65536, 65536\] with the inputs needs/);
+    });
+  });
+}
+
+test('calling an op before init() says to call init()', () => {
+  assert.throws(() => take(f32(3, [3]), i32([0], [1])), /^Error: take: wasm-gather is not initialized; call 'await init\(\)' first/);
+  assert.throws(() => gather(f32(3, [3]), 0, i32([0], [1])), /gather: wasm-gather is not initialized/);
+  assert.throws(() => gatherND(f32(3, [3]), i32([0], [1, 1])), /gatherND: wasm-gather is not initialized/);
+});
+
+test('init() rejects bad options', async () => {
+  await assert.rejects(init({ variant: 'wasm64' }), /init: opts\.variant must be 'simd-threaded' or 'simd', got "wasm64"/);
+  await assert.rejects(init({ threads: 0 }), /init: opts\.threads must be an integer from 1 to 64, got 0/);
+  await assert.rejects(init({ variant: 'simd', wasm: new Uint8Array([1, 2, 3]) }), WebAssembly.CompileError);
+  const info = await init({ variant: 'simd' }); // and the next init works
+  assert.equal(info.variant, 'simd');
+  dispose();
+});
