@@ -71,13 +71,35 @@ function ensureEmscripten() {
   execFileSync('apt-get', ['install', '-y', '-q', 'emscripten', 'binaryen'], { stdio: 'inherit', env });
 }
 
-// Emscripten 3.1.6 bug: with a pthread pool of 0 workers (threads: 1, or no Worker at all) the
-// ready promise never resolves, because only a loaded worker removes the run dependency.
-function patchPoolOfZero(glue) {
-  const anchor = 'var numWorkersToLoad=PThread.unusedWorkers.length;';
-  const text = readFileSync(glue, 'utf8');
-  if (!text.includes(anchor)) throw new Error(`build: pool-of-0 patch anchor not found in ${glue}`);
-  writeFileSync(glue, text.replace(anchor, `${anchor}if(!numWorkersToLoad)removeRunDependency("wasm-instantiate");`));
+// Post-link fixes to the pthreads glues of Emscripten 3.1.6, each applied to every glue whose
+// text has the anchor (and at least one glue must have it, or the build fails loudly).
+const GLUE_PATCHES = [
+  {
+    // With a pool of 0 workers (threads: 1, or no Worker at all) the ready promise never
+    // resolves, because only a loaded worker removes the run dependency.
+    why: 'pool of 0 never resolves',
+    anchor: 'var numWorkersToLoad=PThread.unusedWorkers.length;',
+    replace: (a) => `${a}if(!numWorkersToLoad)removeRunDependency("wasm-instantiate");`,
+  },
+  {
+    // The Node glue assigns the global Worker; a library must not add globals to its host.
+    why: 'global.Worker',
+    anchor: 'global.Worker=nodeWorkerThreads.Worker',
+    replace: () => 'var Worker=nodeWorkerThreads.Worker',
+  },
+];
+
+function patchGlues(files) {
+  for (const patch of GLUE_PATCHES) {
+    let applied = 0;
+    for (const file of files) {
+      const text = readFileSync(file, 'utf8');
+      if (!text.includes(patch.anchor)) continue;
+      writeFileSync(file, text.split(patch.anchor).join(patch.replace(patch.anchor)));
+      applied++;
+    }
+    if (!applied) throw new Error(`build: glue patch '${patch.why}' found no anchor; check the Emscripten version`);
+  }
 }
 
 function build() {
@@ -90,9 +112,7 @@ function build() {
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   for (const { from, to } of artifacts()) copyFileSync(join(buildDir, from), join(dist, to));
-  for (const v of VARIANTS.filter((v) => v.threads)) {
-    for (const glue of ['node.cjs', 'web.mjs']) patchPoolOfZero(join(dist, `wasm-gather-${v.name}.${glue}`));
-  }
+  patchGlues(VARIANTS.filter((v) => v.threads).flatMap((v) => ['node.cjs', 'web.mjs'].map((g) => join(dist, `wasm-gather-${v.name}.${g}`))));
   // The Node worker glue is CommonJS in a .js file; the package itself is "type": "module".
   writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
 }

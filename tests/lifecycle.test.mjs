@@ -1,0 +1,68 @@
+// init/dispose, variants and thread counts, and good manners toward the host: no globals, no
+// process handlers, and a Node process that uses the library exits by itself.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { dispose, heapStats, init, take } from '../js/index.mjs';
+
+const fixture = fileURLToPath(new URL('./fixtures/exit-without-dispose.mjs', import.meta.url));
+
+for (const variant of ['simd-threaded', 'simd']) {
+  test(`a process using ${variant} without dispose() exits by itself, with no globals or handlers added`, () => {
+    const r = spawnSync(process.execPath, [fixture, variant], { encoding: 'utf8', timeout: 30000 });
+    assert.equal(r.error, undefined, `the process did not exit by itself: ${r.error}`);
+    assert.equal(r.status, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.info.variant, variant);
+    assert.equal(out.info.threads, variant === 'simd' ? 1 : 2);
+    assert.equal(out.first, 4095 * 256);
+    assert.equal(out.sameGlobals, true, 'globals changed');
+    assert.equal(out.sameListeners, true, 'process listeners changed');
+  });
+}
+
+test('init() reports the variant and thread count; dispose() allows another init()', async () => {
+  for (const [opts, want] of [
+    [{ variant: 'simd' }, { variant: 'simd', threads: 1 }],
+    [{ variant: 'simd-threaded', threads: 1 }, { variant: 'simd-threaded', threads: 1 }],
+    [{ variant: 'simd-threaded', threads: 4 }, { variant: 'simd-threaded', threads: 4 }],
+    [{ threads: 1 }, { variant: 'simd', threads: 1 }],
+  ]) {
+    const info = await init(opts);
+    assert.deepEqual(info, { ...want, simd: true });
+    assert.deepEqual(await init(opts), info, 'a second init() with the same options returns the same module');
+    const r = take({ data: new Int16Array([1, 2, 3]), shape: [3] }, { data: [2, -3], shape: [2] });
+    assert.deepEqual(Array.from(r.data), [3, 1]);
+    dispose();
+  }
+  const info = await init(); // defaults: threaded in Node, the machine's cores up to 4
+  assert.equal(info.variant, 'simd-threaded');
+  assert.ok(info.threads >= 1 && info.threads <= 4);
+  await assert.rejects(init({ variant: 'simd' }), /init: already initialized as simd-threaded .* call dispose\(\) before init\(\) with other options/);
+  dispose();
+  dispose(); // twice is harmless
+});
+
+test('init() accepts a precompiled WebAssembly.Module, bytes or a URL', async () => {
+  const url = new URL('../dist/wasm-gather-simd.wasm', import.meta.url);
+  const { readFile } = await import('node:fs/promises');
+  const bytes = await readFile(url);
+  for (const wasm of [await WebAssembly.compile(bytes), bytes, url]) {
+    const info = await init({ variant: 'simd', wasm });
+    assert.equal(info.variant, 'simd');
+    assert.deepEqual(Array.from(take({ data: new Uint8Array([7, 8]), shape: [2] }, { data: [1], shape: [1] }).data), [8]);
+    dispose();
+  }
+});
+
+test('repeated calls do not grow the wasm heap', async () => {
+  await init({ variant: 'simd-threaded', threads: 2 });
+  const params = { data: new Float64Array(300000), shape: [1000, 300] };
+  const indices = { data: new Int32Array(500).map((_, i) => i % 1000), shape: [500] };
+  take(params, indices);
+  const before = heapStats().heapInUse;
+  for (let i = 0; i < 20; i++) take(params, indices);
+  assert.equal(heapStats().heapInUse, before);
+  dispose();
+});
