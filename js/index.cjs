@@ -1,0 +1,19 @@
+'use strict';
+// CommonJS entry. The library is an ES module; require() gets this shim, whose init() loads it.
+// The ops stay synchronous once init() has resolved.
+let api = null;
+
+exports.init = async function init(opts) {
+  if (!api) api = await import('./index.mjs');
+  return api.init(opts);
+};
+
+for (const name of ['gather', 'gatherND', 'take', 'dispose', 'heapStats']) {
+  exports[name] = function (...args) {
+    if (!api) {
+      if (name === 'dispose') return undefined;
+      throw new Error(`${name}: wasm-gather is not initialized; call 'await init()' first`);
+    }
+    return api[name](...args);
+  };
+}

@@ -1,0 +1,86 @@
+// Types for wasm-gather. Tensors are plain objects: dense, row-major data plus a shape.
+
+/** Any TypedArray the ops accept as data; the output has the same type. */
+export type DataArray =
+  | Float32Array | Float64Array
+  | Int8Array | Int16Array | Int32Array
+  | Uint8Array | Uint16Array | Uint32Array | Uint8ClampedArray
+  | BigInt64Array | BigUint64Array;
+
+/** Index data: integer TypedArrays (narrow ones are widened to int32) or a plain array. */
+export type IndexArray =
+  | Int32Array | Uint32Array | BigInt64Array | BigUint64Array
+  | Int8Array | Int16Array | Uint8Array | Uint16Array
+  | ReadonlyArray<number | bigint>;
+
+/** `dims` (ONNX Runtime's name) is accepted as an alias for `shape`. */
+export type Tensor<T> =
+  | { data: T; shape: readonly number[] }
+  | { data: T; dims: readonly number[] };
+
+export interface Result<T extends DataArray> {
+  data: T;
+  shape: number[];
+}
+
+/**
+ * What an index outside [-s, s) does: 'error' throws a RangeError (default), 'zero' makes its
+ * element or slice zeros, 'clamp' wraps negatives and clamps into [0, s-1].
+ */
+export type OutOfRange = 'error' | 'zero' | 'clamp';
+
+export interface CommonOptions<T extends DataArray> {
+  outOfRange?: OutOfRange;
+  /** A preallocated output, written in place and returned as the result's data. */
+  out?: T | { data: T; shape?: readonly number[] };
+}
+
+export interface GatherNDOptions<T extends DataArray> extends CommonOptions<T> {
+  /** Leading dims shared by params and indices (default 0). */
+  batchDims?: number;
+}
+
+export interface TakeOptions<T extends DataArray> extends CommonOptions<T> {
+  /** The params axis to gather along; negative counts from the end (default 0). */
+  axis?: number;
+  /** Leading dims shared by params and indices; negative counts from the end (default 0). */
+  batchDims?: number;
+}
+
+export type Variant = 'simd-threaded' | 'simd';
+
+export interface InitOptions {
+  /** Default: 'simd-threaded' where threads can run (Node, Bun, cross-origin isolated pages). */
+  variant?: Variant;
+  /** Threads in all, the caller included. Default: the machine's cores, at most 4. */
+  threads?: number;
+  /** A precompiled module (required in edge runtimes that forbid compiling), bytes, or a URL. */
+  wasm?: WebAssembly.Module | BufferSource | URL | string;
+}
+
+export interface InitInfo {
+  variant: Variant;
+  threads: number;
+  simd: boolean;
+}
+
+/** Loads the module. Calling it again with the same options returns the same module. */
+export function init(opts?: InitOptions): Promise<InitInfo>;
+
+/** Frees the module and its worker threads; init() may be called again afterwards. */
+export function dispose(): void;
+
+/** torch.gather: output has index's shape; out[i][j] = input[i][index[i][j]] for dim 1. */
+export function gather<T extends DataArray>(
+  input: Tensor<T>, dim: number, index: Tensor<IndexArray>, opts?: CommonOptions<T>): Result<T>;
+
+/** tf.gather_nd: output shape indices.shape[:-1] + params.shape[batchDims + K:]. */
+export function gatherND<T extends DataArray>(
+  params: Tensor<T>, indices: Tensor<IndexArray>, opts?: GatherNDOptions<T>): Result<T>;
+
+/** tf.gather: output shape params.shape[:axis] + indices.shape[batchDims:] + params.shape[axis+1:]. */
+export function take<T extends DataArray>(
+  params: Tensor<T>, indices: Tensor<IndexArray>, opts?: TakeOptions<T>): Result<T>;
+
+/** Bytes of wasm heap in use and the current size of wasm memory. */
+export function heapStats(): { heapInUse: number; memoryBytes: number };
