@@ -56,6 +56,8 @@ export interface InitOptions {
   threads?: number;
   /** A precompiled module (required in edge runtimes that forbid compiling), bytes, or a URL. */
   wasm?: WebAssembly.Module | BufferSource | URL | string;
+  /** Advanced: ops moving fewer bytes than this run on the calling thread alone (default 32768). */
+  parallelThreshold?: number;
 }
 
 export interface InitInfo {

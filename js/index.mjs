@@ -19,7 +19,8 @@ const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly
 
 /**
  * Loads the wasm module. opts: { variant?: 'simd-threaded'|'simd', threads?: number,
- * wasm?: WebAssembly.Module | BufferSource | URL | string }. Resolves to { variant, threads, simd }.
+ * wasm?: WebAssembly.Module | BufferSource | URL | string, parallelThreshold?: number }.
+ * Resolves to { variant, threads, simd }.
  */
 export function init(opts = {}) {
   if (state) {
@@ -44,6 +45,12 @@ async function start(opts) {
   if (!scratch) throw new Error('init: out of wasm memory');
   const status = m._wg_pool_create(threads, scratch + SCRATCH.pool);
   const pool = status === 0 ? new Uint32Array(memory.buffer, scratch + SCRATCH.pool, 1)[0] : 0;
+  if (opts.parallelThreshold !== undefined) {
+    if (!Number.isInteger(opts.parallelThreshold) || opts.parallelThreshold < 0) {
+      throw new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${opts.parallelThreshold}`);
+    }
+    m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
+  }
   const info = { variant, threads: m._wg_pool_threads(pool), simd: true };
   state = { m, memory, pool, scratch, info, requestedThreads: opts.threads };
   return info;

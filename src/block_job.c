@@ -3,9 +3,6 @@
 #include "index_resolve.h"
 #include "parallel.h"
 
-/* Jobs that move fewer bytes than this run on the caller alone: below it, waking the pool
- * costs more than it saves (measured with bench/threshold.mjs; see README). */
-#define WG_PARALLEL_MIN_BYTES (64 * 1024)
 /* Bytes a tile moves: large enough to amortize handing it out, small enough to balance. */
 #define WG_TILE_BYTES (16 * 1024)
 
@@ -31,7 +28,8 @@ wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err)
   if (total > 0) {
     job->copy = wg_pick_copy(job->block_bytes);
     size_t tile = WG_TILE_BYTES / job->block_bytes;
-    wg_parallelize_1d(total < WG_PARALLEL_MIN_BYTES ? NULL : pool, run_blocks, job, job->nblocks,
+    /* Small jobs run on the caller alone: waking the pool costs more than it saves. */
+    wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job, job->nblocks,
                       tile ? tile : 1);
   }
   int scan = job->mode == WG_OOB_ERROR && (total == 0 || atomic_load(&job->failed));

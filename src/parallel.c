@@ -21,6 +21,8 @@ wg_status wg_pool_create(size_t threads, wg_pool** pool) {
   return WG_OK;
 }
 size_t wg_pool_threads(const wg_pool* pool) { (void)pool; return 1; }
+void wg_pool_set_parallel_threshold(wg_pool* pool, size_t min_bytes) { (void)pool; (void)min_bytes; }
+size_t wg_pool_parallel_threshold(const wg_pool* pool) { (void)pool; return SIZE_MAX; }
 void wg_pool_destroy(wg_pool* pool) { (void)pool; }
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile) {
   (void)pool;
@@ -38,6 +40,7 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
 
 struct wg_pool {
   size_t workers; /* threads besides the caller */
+  size_t parallel_threshold;
   pthread_t* threads;
   pthread_mutex_t mutex;
   pthread_cond_t wake;
@@ -93,6 +96,7 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
     free(pool);
     return WG_ERR_OUT_OF_MEMORY;
   }
+  pool->parallel_threshold = WG_PARALLEL_MIN_BYTES;
   pthread_mutex_init(&pool->mutex, NULL);
   pthread_cond_init(&pool->wake, NULL);
   /* Emscripten builds use PTHREAD_POOL_SIZE_STRICT=2: past the preloaded workers
@@ -110,6 +114,14 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
 }
 
 size_t wg_pool_threads(const wg_pool* pool) { return pool ? pool->workers + 1 : 1; }
+
+void wg_pool_set_parallel_threshold(wg_pool* pool, size_t min_bytes) {
+  if (pool) pool->parallel_threshold = min_bytes;
+}
+
+size_t wg_pool_parallel_threshold(const wg_pool* pool) {
+  return pool ? pool->parallel_threshold : SIZE_MAX;
+}
 
 void wg_pool_destroy(wg_pool* pool) {
   if (pool == NULL) return;
