@@ -1,0 +1,253 @@
+// Independent plain-JS reference implementations of the three gather ops, written from the
+// specs in /work/shared/seeds (torch.gather, tf.gather_nd / OpenVINO GatherND-8, tf.gather).
+// Shares no code with js/. Deliberately simple: every output element is computed from its own
+// multi-index, exactly as the spec formulas read. Correctness over speed.
+//
+//   refGather(input, dim, index, opts)     torch.gather
+//   refGatherND(params, indices, opts)     tf.gather_nd, opts.batchDims (default 0)
+//   refTake(params, indices, opts)         tf.gather, opts.axis (default 0), opts.batchDims (default 0)
+//
+// Tensors are { data, shape }. Index values may be negative (counting from the end of their
+// dimension: valid is -s <= i < s); they are compared as BigInt, so nothing is ever truncated.
+// opts.outOfRange: 'error' (default, throws RangeError if ANY index in the index tensor is out
+// of range, even when the output is empty), 'zero' (that element / slice is 0), 'clamp' (wrap
+// once if negative, then clamp to [0, s-1]; if s == 0 the element / slice is 0).
+// opts.out: optional TypedArray or {data, shape} to write into; it is returned as result.data.
+
+const MODES = new Set(['error', 'zero', 'clamp']);
+
+function numel(shape) {
+  let n = 1;
+  for (const d of shape) n *= d;
+  return n;
+}
+
+// Row-major flat offset of coordinate vector `coords` in a tensor of shape `shape`.
+function ravel(coords, shape) {
+  let off = 0;
+  for (let d = 0; d < shape.length; d++) off = off * shape[d] + coords[d];
+  return off;
+}
+
+// Coordinate vector of flat offset `flat` in a tensor of shape `shape`.
+function unravel(flat, shape) {
+  const c = new Array(shape.length);
+  for (let d = shape.length - 1; d >= 0; d--) {
+    c[d] = flat % shape[d];
+    flat = Math.floor(flat / shape[d]);
+  }
+  return c;
+}
+
+function checkTensor(t, name) {
+  if (!t || typeof t !== 'object' || !Array.isArray(t.shape) || t.data == null) {
+    throw new TypeError(`${name} must be {data, shape}`);
+  }
+  for (const d of t.shape) {
+    if (!Number.isInteger(d) || d < 0) throw new RangeError(`${name}.shape has a bad dim ${d}`);
+  }
+  if (t.data.length !== numel(t.shape)) {
+    throw new RangeError(`${name}.data has ${t.data.length} elements, shape [${t.shape}] needs ${numel(t.shape)}`);
+  }
+}
+
+function getMode(opts) {
+  const mode = opts.outOfRange ?? 'error';
+  if (!MODES.has(mode)) throw new TypeError(`bad outOfRange ${mode}`);
+  return mode;
+}
+
+// Index value as an exact BigInt.
+function rawIndex(indexData, i) {
+  const v = indexData[i];
+  return typeof v === 'bigint' ? v : BigInt(v);
+}
+
+function inRange(raw, s) {
+  const S = BigInt(s);
+  return raw >= -S && raw < S;
+}
+
+// Resolve an index into a dimension of size s. Returns the position 0..s-1, or -1 meaning
+// "this element / slice is zero". In 'error' mode an out-of-range index throws.
+function resolve(raw, s, mode) {
+  const S = BigInt(s);
+  if (mode === 'clamp') {
+    if (s === 0) return -1;
+    let i = raw;
+    if (i < 0n) i += S;
+    if (i < 0n) i = 0n;
+    if (i > S - 1n) i = S - 1n;
+    return Number(i);
+  }
+  if (!inRange(raw, s)) {
+    if (mode === 'zero') return -1;
+    throw new RangeError(`index ${raw} is out of range for a dimension of size ${s}`);
+  }
+  return Number(raw < 0n ? raw + S : raw);
+}
+
+function makeOutput(data, outShape, opts) {
+  const n = numel(outShape);
+  const out = opts.out;
+  if (out == null) return new data.constructor(n);
+  const buf = ArrayBuffer.isView(out) ? out : out.data;
+  if (!buf || buf.constructor !== data.constructor || buf.length !== n) {
+    throw new TypeError('opts.out has the wrong type or size');
+  }
+  return buf;
+}
+
+function zeroOf(data) {
+  return typeof data[0] === 'bigint' || data instanceof BigInt64Array || data instanceof BigUint64Array
+    ? 0n
+    : 0;
+}
+
+// ---------------------------------------------------------------------------------------------
+// torch.gather: out[p] = input[p with p[dim] := index[p]]; output shape = index.shape.
+export function refGather(input, dim, index, opts = {}) {
+  checkTensor(input, 'input');
+  checkTensor(index, 'index');
+  const mode = getMode(opts);
+  const r = input.shape.length;
+  if (index.shape.length !== r) throw new RangeError('input and index must have the same rank');
+  const dimsForAxis = Math.max(r, 1); // rank 0 behaves like a single dim of size 1
+  if (!Number.isInteger(dim) || dim < -dimsForAxis || dim >= dimsForAxis) {
+    throw new RangeError(`dim ${dim} out of range for rank ${r}`);
+  }
+  const d = dim < 0 ? dim + dimsForAxis : dim;
+  for (let e = 0; e < r; e++) {
+    if (e !== d && index.shape[e] > input.shape[e]) {
+      throw new RangeError(`index.shape[${e}] > input.shape[${e}]`);
+    }
+  }
+  const s = r === 0 ? 1 : input.shape[d];
+  const outShape = index.shape.slice();
+  const n = numel(outShape);
+
+  if (mode === 'error') {
+    for (let i = 0; i < index.data.length; i++) resolve(rawIndex(index.data, i), s, mode);
+  }
+
+  const out = makeOutput(input.data, outShape, opts);
+  const zero = zeroOf(input.data);
+  for (let o = 0; o < n; o++) {
+    const k = resolve(rawIndex(index.data, o), s, mode);
+    if (k < 0) {
+      out[o] = zero;
+      continue;
+    }
+    if (r === 0) {
+      out[o] = input.data[0];
+      continue;
+    }
+    const c = unravel(o, outShape);
+    c[d] = k;
+    out[o] = input.data[ravel(c, input.shape)];
+  }
+  return { data: out, shape: outShape };
+}
+
+// ---------------------------------------------------------------------------------------------
+// tf.gather_nd with batch_dims b, K = indices.shape[-1]:
+//   out[b..., i..., r...] = params[b..., indices[b..., i..., :], r...]
+//   output shape = indices.shape[:-1] + params.shape[b+K:]
+export function refGatherND(params, indices, opts = {}) {
+  checkTensor(params, 'params');
+  checkTensor(indices, 'indices');
+  const mode = getMode(opts);
+  const P = params.shape.length;
+  const Q = indices.shape.length;
+  if (P < 1) throw new RangeError('params rank must be >= 1');
+  if (Q < 1) throw new RangeError('indices rank must be >= 1');
+  const b = opts.batchDims ?? 0;
+  if (!Number.isInteger(b) || b < 0 || b > Q - 1 || b >= P) throw new RangeError(`bad batchDims ${b}`);
+  const K = indices.shape[Q - 1];
+  if (b + K > P) throw new RangeError('indices.shape[-1] too large');
+  for (let j = 0; j < b; j++) {
+    if (params.shape[j] !== indices.shape[j]) throw new RangeError('batch dims differ');
+  }
+  const tupleShape = indices.shape.slice(0, Q - 1); // b batch dims + the "i..." dims
+  const sliceShape = params.shape.slice(b + K);
+  const outShape = tupleShape.concat(sliceShape);
+  const nTuples = numel(tupleShape);
+  const sliceSize = numel(sliceShape);
+
+  if (mode === 'error') {
+    for (let i = 0; i < indices.data.length; i++) {
+      resolve(rawIndex(indices.data, i), params.shape[b + (i % K)], mode);
+    }
+  }
+
+  const out = makeOutput(params.data, outShape, opts);
+  const zero = zeroOf(params.data);
+  for (let t = 0; t < nTuples; t++) {
+    const tc = unravel(t, tupleShape);
+    const pc = tc.slice(0, b); // batch coordinates
+    let zeroSlice = false;
+    for (let j = 0; j < K; j++) {
+      const k = resolve(rawIndex(indices.data, t * K + j), params.shape[b + j], mode);
+      if (k < 0) zeroSlice = true;
+      pc.push(k);
+    }
+    for (let e = 0; e < sliceSize; e++) {
+      const o = t * sliceSize + e;
+      if (zeroSlice) {
+        out[o] = zero;
+        continue;
+      }
+      const full = pc.concat(unravel(e, sliceShape));
+      out[o] = params.data[ravel(full, params.shape)];
+    }
+  }
+  return { data: out, shape: outShape };
+}
+
+// ---------------------------------------------------------------------------------------------
+// tf.gather(params, indices, axis, batch_dims):
+//   out[b..., o..., i..., r...] = params[b..., o..., indices[b..., i...], r...]
+//   output shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]
+export function refTake(params, indices, opts = {}) {
+  checkTensor(params, 'params');
+  checkTensor(indices, 'indices');
+  const mode = getMode(opts);
+  const P = params.shape.length;
+  const Q = indices.shape.length;
+  if (P < 1) throw new RangeError('params rank must be >= 1');
+  let axis = opts.axis ?? 0;
+  let b = opts.batchDims ?? 0;
+  if (!Number.isInteger(axis) || axis < -P || axis >= P) throw new RangeError(`bad axis ${axis}`);
+  if (axis < 0) axis += P;
+  if (!Number.isInteger(b) || b < -Q || b > Q) throw new RangeError(`bad batchDims ${b}`);
+  if (b < 0) b += Q;
+  if (b > axis) throw new RangeError('batchDims must be <= axis');
+  for (let j = 0; j < b; j++) {
+    if (params.shape[j] !== indices.shape[j]) throw new RangeError('batch dims differ');
+  }
+  const s = params.shape[axis];
+  const idxTail = indices.shape.slice(b);
+  const outShape = params.shape.slice(0, axis).concat(idxTail, params.shape.slice(axis + 1));
+  const n = numel(outShape);
+
+  if (mode === 'error') {
+    for (let i = 0; i < indices.data.length; i++) resolve(rawIndex(indices.data, i), s, mode);
+  }
+
+  const out = makeOutput(params.data, outShape, opts);
+  const zero = zeroOf(params.data);
+  for (let o = 0; o < n; o++) {
+    const c = unravel(o, outShape);
+    const outer = c.slice(0, axis); // b... then o...
+    const ii = c.slice(axis, axis + idxTail.length);
+    const inner = c.slice(axis + idxTail.length);
+    const idxCoords = outer.slice(0, b).concat(ii);
+    const k = resolve(rawIndex(indices.data, ravel(idxCoords, indices.shape)), s, mode);
+    if (k < 0) {
+      out[o] = zero;
+      continue;
+    }
+    out[o] = params.data[ravel(outer.concat([k], inner), params.shape)];
+  }
+  return { data: out, shape: outShape };
+}

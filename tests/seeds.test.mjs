@@ -1,0 +1,77 @@
+// Every worked example of the spec documents (tests/seed-examples.mjs) through the library, in
+// two configurations, plus a check that tests/reference.mjs reproduces the documented results
+// (which validates the reference used by random.test.mjs).
+
+import { describe, test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { seedExamples } from './seed-examples.mjs';
+import { refGather, refGatherND, refTake } from './reference.mjs';
+
+const api = await import(process.env.WG_TEST_API ?? '../js/index.mjs');
+const REF = { gather: refGather, gatherND: refGatherND, take: refTake };
+
+const CONFIGS = [
+  { variant: 'simd', threads: 1 },
+  { variant: 'simd-threaded', threads: 2 },
+];
+
+const name = (ex) => `${ex.source}: ${ex.title}`;
+const bytesOf = (ta) => new Uint8Array(ta.buffer, ta.byteOffset, ta.byteLength);
+
+function sameBytes(a, b) {
+  const x = bytesOf(a);
+  const y = bytesOf(b);
+  if (x.length !== y.length) return false;
+  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
+  return true;
+}
+
+// Reference results of the shape-only examples, computed once.
+const refCache = new Map();
+function refOf(ex) {
+  if (!refCache.has(ex)) refCache.set(ex, REF[ex.op](...ex.args, ex.opts));
+  return refCache.get(ex);
+}
+
+function checkAgainstDoc(res, ex, who) {
+  const msg = `${who}: ${name(ex)}`;
+  assert.deepEqual(Array.from(res.shape), ex.expected.shape, `${msg}: shape`);
+  const data = ex.args[0].data;
+  assert.equal(res.data.constructor, data.constructor, `${msg}: output type`);
+  if (ex.expected.data) {
+    assert.deepEqual(Array.from(res.data), ex.expected.data, `${msg}: data`);
+  }
+}
+
+describe('reference.mjs reproduces the documented examples', () => {
+  for (const ex of seedExamples) {
+    test(name(ex), () => {
+      const res = REF[ex.op](...ex.args, ex.opts);
+      checkAgainstDoc(res, ex, 'reference');
+    });
+  }
+});
+
+for (const cfg of CONFIGS) {
+  describe(`seed examples: ${cfg.variant} threads=${cfg.threads}`, () => {
+    before(async () => {
+      const info = await api.init({ ...cfg });
+      assert.equal(info.variant, cfg.variant, 'init() reports the variant asked for');
+      assert.equal(info.threads, cfg.threads, 'init() reports the thread count asked for');
+      assert.equal(info.simd, true, 'init() reports simd');
+    });
+    after(() => api.dispose());
+
+    for (const ex of seedExamples) {
+      test(name(ex), () => {
+        const res = api[ex.op](...ex.args, ex.opts);
+        checkAgainstDoc(res, ex, `${cfg.variant}/${cfg.threads}`);
+        if (ex.checkAgainstReference) {
+          const ref = refOf(ex);
+          assert.deepEqual(Array.from(res.shape), ref.shape);
+          assert.ok(sameBytes(res.data, ref.data), `${name(ex)}: data differs from reference.mjs`);
+        }
+      });
+    }
+  });
+}
