@@ -66,3 +66,21 @@ test('repeated calls do not grow the wasm heap', async () => {
   assert.equal(heapStats().heapInUse, before);
   dispose();
 });
+
+test('ONNX Runtime style { data, dims } tensors are accepted', async () => {
+  await init({ variant: 'simd' });
+  const r = take({ data: new Float32Array([1, 2, 3, 4]), dims: [2, 2] }, { data: new BigInt64Array([1n]), dims: [1] }, { axis: 1 });
+  assert.deepEqual(r.shape, [2, 1]);
+  assert.deepEqual(Array.from(r.data), [2, 4]);
+  dispose();
+});
+
+test('CommonJS: require() gives the same API', async () => {
+  const { createRequire } = await import('node:module');
+  const cjs = createRequire(import.meta.url)('../js/index.cjs');
+  assert.throws(() => cjs.take({ data: new Float32Array(1), shape: [1] }, { data: [0], shape: [1] }), /take: wasm-gather is not initialized/);
+  const info = await cjs.init({ variant: 'simd' });
+  assert.equal(info.variant, 'simd');
+  assert.deepEqual(Array.from(cjs.gatherND({ data: new Uint16Array([5, 6, 7, 8]), shape: [2, 2] }, { data: [1, 0], shape: [1, 2] }).data), [7]);
+  cjs.dispose();
+});
