@@ -83,8 +83,8 @@ size_t wg_pool_threads(const wg_pool* pool);
 void wg_pool_destroy(wg_pool* pool);
 
 /* Ops that move fewer bytes than this run on the caller alone (default WG_PARALLEL_MIN_BYTES);
- * for tuning and benchmarks. 32 KiB is where 2 threads first beat 1 in bench/threshold.mjs
- * (Node 20, 2 cores: 1.4x for 256 B rows, 1.6x for 4 B elements; below it, 0.6-0.7x). */
+ * for tuning and benchmarks. 32 KiB is where 2 threads start to beat 1 in bench/threshold.mjs
+ * (Node 20, 2 cores: 1.1-1.4x at 32 KiB, 1.5-2.8x from 128 KiB; at 16 KiB 0.9-1.0x). */
 #define WG_PARALLEL_MIN_BYTES (32 * 1024)
 void wg_pool_set_parallel_threshold(wg_pool* pool, size_t min_bytes);
 size_t wg_pool_parallel_threshold(const wg_pool* pool);
