@@ -72,20 +72,15 @@ wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape,
   wg_status st = wg_gather_shape(input_shape, input_rank, index_shape, index_rank, dim, out_shape,
                                  &out_rank, err);
   if (st != WG_OK) return st;
-  if (!wg_elem_size_valid(elem_size) || !wg_index_type_valid(index_type) || mode > WG_OOB_CLAMP) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
-  st = wg_check_output_size(out_shape, out_rank, elem_size, err);
+  size_t count = wg_prod(out_shape, 0, out_rank); /* index's shape */
+  st = wg_check_op_args(out_shape, out_rank, elem_size, wg_index_type_valid(index_type), mode,
+                        input, index, count, out, err);
   if (st != WG_OK) return st;
   if (input_rank == 0) { /* a scalar is a tensor of shape [1] */
     input_shape = index_shape = scalar_shape;
     input_rank = index_rank = 1;
   }
   if (dim < 0) dim += (int32_t)input_rank;
-  size_t count = wg_prod(index_shape, 0, index_rank);
-  if (count && (!input || !index || !out)) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
   gather_job g = {.rank = input_rank, .dim = (size_t)dim, .index_shape = index_shape};
   if (count) {
     /* index is not empty, so no input dim but `dim` is empty; if that one is, every index is

@@ -88,17 +88,12 @@ wg_status wg_gather_nd(wg_pool* pool, const void* params, const size_t* params_s
   wg_status st = wg_gather_nd_shape(params_shape, params_rank, indices_shape, indices_rank,
                                     batch_dims, out_shape, &out_rank, err);
   if (st != WG_OK) return st;
-  if (!wg_elem_size_valid(elem_size) || !wg_index_type_valid(index_type) || mode > WG_OOB_CLAMP) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
-  st = wg_check_output_size(out_shape, out_rank, elem_size, err);
+  size_t index_count = wg_prod(indices_shape, 0, indices_rank);
+  st = wg_check_op_args(out_shape, out_rank, elem_size, wg_index_type_valid(index_type), mode,
+                        params, indices, index_count, out, err);
   if (st != WG_OK) return st;
   size_t bd = (size_t)batch_dims, depth = indices_shape[indices_rank - 1];
   size_t out_count = wg_prod(out_shape, 0, out_rank);
-  size_t index_count = wg_prod(indices_shape, 0, indices_rank);
-  if ((index_count && !indices) || (out_count && (!params || !out))) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
 
   gather_nd_job g = {.tuples = wg_prod(indices_shape, bd, indices_rank - 1)};
   size_t slice = wg_prod(params_shape, bd + depth, params_rank);

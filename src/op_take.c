@@ -82,10 +82,9 @@ wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape,
   wg_status st = wg_take_shape(params_shape, params_rank, indices_shape, indices_rank, axis,
                                batch_dims, out_shape, &out_rank, err);
   if (st != WG_OK) return st;
-  if (!wg_elem_size_valid(elem_size) || !wg_index_type_valid(index_type) || mode > WG_OOB_CLAMP) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
-  st = wg_check_output_size(out_shape, out_rank, elem_size, err);
+  size_t index_count = wg_prod(indices_shape, 0, indices_rank);
+  st = wg_check_op_args(out_shape, out_rank, elem_size, wg_index_type_valid(index_type), mode,
+                        params, indices, index_count, out, err);
   if (st != WG_OK) return st;
   if (axis < 0) axis += (int32_t)params_rank;
   if (batch_dims < 0) batch_dims += (int32_t)indices_rank;
@@ -98,10 +97,6 @@ wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape,
       .per_batch = wg_prod(indices_shape, bd, indices_rank),
   };
   size_t inner = wg_prod(params_shape, a + 1, params_rank);
-  size_t index_count = wg_prod(indices_shape, 0, indices_rank);
-  if ((index_count && !indices) || (wg_prod(out_shape, 0, out_rank) && (!params || !out))) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
   /* All of these are factors of the output size, which fits (zero if any factor is zero). */
   t.job.nblocks = wg_prod(out_shape, 0, out_rank) == 0 ? 0 : batch * t.outer * t.per_batch;
   t.job.block_bytes = inner * elem_size;

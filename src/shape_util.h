@@ -34,16 +34,25 @@ static inline wg_status wg_fail(wg_error_info* err, wg_status status, wg_arg arg
   return status;
 }
 
-/* Checks that the output's byte size fits in size_t. */
-static inline wg_status wg_check_output_size(const size_t* out_shape, size_t out_rank,
-                                             size_t elem_size, wg_error_info* err) {
+static inline int wg_elem_size_valid(size_t s) { return s == 1 || s == 2 || s == 4 || s == 8; }
+
+/* The checks every op makes once its shapes are valid: known element size, index type and mode,
+ * an output whose byte size fits in size_t, and no NULL tensor that would be read or written. */
+static inline wg_status wg_check_op_args(const size_t* out_shape, size_t out_rank, size_t elem_size,
+                                         int index_type_valid, wg_oob_mode mode, const void* data,
+                                         const void* indices, size_t index_count, const void* out,
+                                         wg_error_info* err) {
+  if (!wg_elem_size_valid(elem_size) || !index_type_valid || mode > WG_OOB_CLAMP) {
+    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
   size_t n = wg_prod(out_shape, 0, out_rank);
   if (n == SIZE_MAX || (n != 0 && elem_size > SIZE_MAX / n)) {
     return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
   }
+  if ((index_count && !indices) || (n && (!data || !out))) {
+    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
   return WG_OK;
 }
-
-static inline int wg_elem_size_valid(size_t s) { return s == 1 || s == 2 || s == 4 || s == 8; }
 
 #endif
