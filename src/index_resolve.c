@@ -25,11 +25,22 @@ static inline size_t resolve_one(int64_t v, size_t s, wg_oob_mode mode, int* bad
   return WG_ZERO_BLOCK;
 }
 
-/* One loop per index type, so the type switch runs once per call rather than once per index. */
+/* One loop per index type, so the type switch runs once per call rather than once per index.
+ * The first loop is the common case (a plain offset from an in-range index) with nothing else
+ * in it; the second takes over at the first index it cannot handle. */
 #define RESOLVE_LOOP(T, LOAD)                                                         \
   do {                                                                                \
     const T* src = (const T*)indices + first;                                         \
-    for (size_t j = 0; j < n; ++j) {                                                  \
+    size_t j = 0;                                                                     \
+    if (!accumulate) {                                                                \
+      for (; j < n; ++j) {                                                            \
+        int64_t v = LOAD(src[j * stride]);                                            \
+        if (v < 0) v += (int64_t)dim_size;                                            \
+        if ((uint64_t)v >= (uint64_t)dim_size) break;                                 \
+        off[j] = base + (size_t)v * scale;                                            \
+      }                                                                               \
+    }                                                                                 \
+    for (; j < n; ++j) {                                                              \
       size_t r = resolve_one(LOAD(src[j * stride]), dim_size, mode, &bad);            \
       if (bad) return WG_ERR_INDEX_OUT_OF_RANGE;                                      \
       size_t o;                                                                       \
