@@ -55,20 +55,23 @@ function have(cmd) {
   return spawnSync('sh', ['-c', `command -v ${cmd}`], { stdio: 'ignore' }).status === 0;
 }
 
-function ensureEmscripten() {
-  if (have('emcc') && have('emcmake')) return;
+function ensureToolchain() {
+  const missing = [];
+  if (!have('emcc') || !have('emcmake')) missing.push('emscripten', 'binaryen');
+  if (!have('cmake')) missing.push('cmake');
+  if (!missing.length) return;
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   if (!isRoot || !have('apt-get')) {
     console.error(
-      'wasm-gather: Emscripten (emcc, emcmake) is not installed, so the wasm cannot be built.\n' +
+      `wasm-gather: ${missing.join(', ')} missing, so the wasm cannot be built.\n` +
         '  On Debian/Ubuntu: sudo apt-get install -y emscripten binaryen cmake\n' +
         '  Elsewhere: install emsdk (https://emscripten.org) and put emcc on PATH.');
     process.exit(1);
   }
-  console.log('wasm-gather: installing Emscripten with apt-get (emscripten binaryen)...');
+  console.log(`wasm-gather: installing ${missing.join(' ')} with apt-get...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update', '-q'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-q', 'emscripten', 'binaryen'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-q', ...missing], { stdio: 'inherit', env });
 }
 
 // Post-link fixes to the pthreads glues of Emscripten 3.1.6, each applied to every glue whose
@@ -103,7 +106,7 @@ function patchGlues(files) {
 }
 
 function build() {
-  ensureEmscripten();
+  ensureToolchain();
   // Debian's emcc runs its JS tools (acorn, terser) from the system node_modules.
   const env = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
   const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], cwd: root, env });
