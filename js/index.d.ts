@@ -84,5 +84,8 @@ export function gatherND<T extends DataArray>(
 export function take<T extends DataArray>(
   params: Tensor<T>, indices: Tensor<IndexArray>, opts?: TakeOptions<T>): Result<T>;
 
-/** Bytes of wasm heap in use and the current size of wasm memory. */
-export function heapStats(): { heapInUse: number; memoryBytes: number };
+/**
+ * Bytes of wasm heap in use, the current size of wasm memory, and what the last op allocated
+ * while it ran (inputs and output, each rounded up to 16 bytes: there are no other copies).
+ */
+export function heapStats(): { heapInUse: number; memoryBytes: number; lastCallBytes: number };

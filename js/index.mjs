@@ -52,7 +52,7 @@ async function start(opts) {
     m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
   }
   const info = { variant, threads: m._wg_pool_threads(pool), simd: true };
-  state = { m, memory, pool, scratch, info, requestedThreads: opts.threads };
+  state = { m, memory, pool, scratch, info, requestedThreads: opts.threads, lastCallBytes: 0 };
   return info;
 }
 
@@ -66,10 +66,13 @@ export function dispose() {
   if (m.wgTerminateThreads) m.wgTerminateThreads();
 }
 
-/** Bytes of wasm heap in use and the size of wasm memory (for leak checks and benchmarks). */
+/**
+ * Bytes of wasm heap in use, the size of wasm memory, and the bytes the last op allocated on top
+ * of heapInUse while it ran (its peak: inputs and output, each rounded up to 16 bytes).
+ */
 export function heapStats() {
   const s = ready('heapStats');
-  return { heapInUse: s.m._wg_heap_in_use() >>> 0, memoryBytes: s.memory.buffer.byteLength };
+  return { heapInUse: s.m._wg_heap_in_use() >>> 0, memoryBytes: s.memory.buffer.byteLength, lastCallBytes: s.lastCallBytes };
 }
 
 function ready(op) {
@@ -110,6 +113,7 @@ function run(s, spec) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const result = outputArray(op, spec.out, Type, outShape);
+  s.lastCallBytes = total;
   const base = m._malloc(Math.max(total, 1)) >>> 0;
   if (!base) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold now`);

@@ -64,6 +64,8 @@ test('repeated calls do not grow the wasm heap', async () => {
   const before = heapStats().heapInUse;
   for (let i = 0; i < 20; i++) take(params, indices);
   assert.equal(heapStats().heapInUse, before);
+  // the call's peak is its inputs and output, nothing more: 2.4 MB + 2 KB + 1.2 MB
+  assert.equal(heapStats().lastCallBytes, 300000 * 8 + 500 * 4 + 500 * 300 * 8);
   dispose();
 });
 
