@@ -49,7 +49,7 @@ export function statusError(status, err, ctx) {
           `(expected ${-err.limit} <= batchDims <= ${err.limit})`);
       }
       return new RangeError(`${op}: batchDims ${err.value} is out of range (expected 0 <= batchDims <= ${err.limit}: ` +
-        `less than the rank of ${N.indices} (${indexShape.length}) and at most the rank of ${N.data} (${dataShape.length}))`);
+        `less than the rank of ${N.indices} (${indexShape.length}) and of ${N.data} (${dataShape.length}))`);
     case S.BATCH_SHAPE:
       return new RangeError(`${op}: batch dimension ${err.dim} differs: ${N.data}.shape[${err.dim}] is ${err.limit} but ` +
         `${N.indices}.shape[${err.dim}] is ${err.value} (the first batchDims dimensions of both must be equal)`);

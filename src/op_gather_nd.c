@@ -38,15 +38,15 @@ static wg_status gather_nd_check(const size_t* params_shape, size_t params_rank,
   if ((params_rank && !params_shape) || (indices_rank && !indices_shape)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
-  if (params_rank > WG_MAX_RANK) {
+  if (params_rank < 1 || params_rank > WG_MAX_RANK) {
     return wg_fail(err, WG_ERR_RANK, WG_ARG_DATA, -1, (int64_t)params_rank, WG_MAX_RANK);
   }
   if (indices_rank < 1 || indices_rank > WG_MAX_RANK) {
     return wg_fail(err, WG_ERR_RANK, WG_ARG_INDICES, -1, (int64_t)indices_rank, WG_MAX_RANK);
   }
   int64_t bd = batch_dims, ir = (int64_t)indices_rank, pr = (int64_t)params_rank;
-  /* batch_dims in [0, indices.rank - 1] and at most params.rank (then K must be 0) */
-  int64_t bd_max = ir - 1 < pr ? ir - 1 : pr;
+  /* batch_dims in [0, min(params.rank, indices.rank)), as OpenVINO and DirectML specify */
+  int64_t bd_max = (ir < pr ? ir : pr) - 1;
   if (bd < 0 || bd > bd_max) return wg_fail(err, WG_ERR_BATCH_DIMS, WG_ARG_BATCH_DIMS, -1, bd, bd_max);
   for (int64_t d = 0; d < bd; ++d) {
     if (params_shape[d] != indices_shape[d]) {

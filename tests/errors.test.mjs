@@ -84,6 +84,9 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
     });
 
     test('gatherND shape rules', () => {
+      expectError(gatherND, [f32(1, []), i32([], [0])], RangeError, /^gatherND: params must have rank at least 1, got a scalar/);
+      expectError(gatherND, [f32(2, [2]), i32([0, 0], [2, 1]), { batchDims: 1 }], RangeError,
+        /^gatherND: batchDims 1 is out of range \(expected 0 <= batchDims <= 0: less than the rank of indices \(2\) and of params \(1\)\)/);
       expectError(gatherND, [f32(4, [2, 2]), i32([0], [])], RangeError,
         /^gatherND: indices must have rank at least 1 .*got rank 0/);
       expectError(gatherND, [f32(4, [2, 2]), i32([0, 0, 0], [1, 3])], RangeError,
