@@ -110,7 +110,7 @@ describe('scripts/serve.mjs', () => {
   });
 });
 
-describe('web demo in Chromium', { skip: skipReason }, () => {
+describe('Chromium: the demo and the random cases', { skip: skipReason }, () => {
   let context, userDataDir;
   const servers = [];
 
@@ -137,8 +137,12 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
     if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
   });
 
-  /** Open the demo from a fresh server, wait until it finishes, return its state. */
-  async function runDemo({ isolation }) {
+  /**
+   * Opens `urlPath` from a fresh server, waits until the page sets body[data-status] to 'done'
+   * or 'error', and returns read(page)'s result with the page's problems (errors, failed
+   * requests) added.
+   */
+  async function openPage({ isolation, urlPath = '/web-demo/', read }) {
     const server = await startServer({ port: 0, isolation });
     servers.push(server);
     const page = await context.newPage();
@@ -152,13 +156,23 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
       if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
     });
     try {
-      await page.goto(server.url, { timeout: PAGE_TIMEOUT_MS });
+      await page.goto(new URL(urlPath, server.url).href, { timeout: PAGE_TIMEOUT_MS });
       await page.waitForFunction(
         () => ['done', 'error'].includes(document.body.dataset.status),
         null,
         { timeout: PAGE_TIMEOUT_MS },
       );
-      return await page.evaluate(() => ({
+      return { ...(await page.evaluate(read)), problems };
+    } finally {
+      await page.close().catch(() => {});
+    }
+  }
+
+  /** Open the demo, wait until it finishes, return its state. */
+  function runDemo({ isolation }) {
+    return openPage({
+      isolation,
+      read: () => ({
         status: document.body.dataset.status,
         error: document.querySelector('#error')?.hidden ? null : document.querySelector('#error')?.textContent,
         passed: Number(document.body.dataset.passed),
@@ -169,10 +183,8 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
         failures: (window.__wasmGatherDemo?.results ?? [])
           .filter((r) => !r.pass)
           .map((r) => `${r.title} [${r.op}]: ${r.problem}`),
-      })).then((state) => ({ ...state, problems }));
-    } finally {
-      await page.close().catch(() => {});
-    }
+      }),
+    });
   }
 
   function assertAllPass(state) {
@@ -199,6 +211,28 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
     assert.equal(state.info.variant, 'simd');
     assert.equal(state.info.simd, true);
   });
+  // The same seeded random cases as tests/random.test.mjs, against the same reference, in the
+  // browser: simd, and when isolated the threaded build with 2 threads (pool forced on too).
+  for (const isolation of [true, false]) {
+    test(`random cases vs reference in Chromium (${isolation ? 'isolated: simd + simd-threaded' : 'not isolated: simd'})`,
+      { timeout: 4 * PAGE_TIMEOUT_MS }, async () => {
+        const cases = 500;
+        const state = await openPage({
+          isolation,
+          urlPath: `/tests/browser/random.html?cases=${cases}`,
+          read: () => ({ status: document.body.dataset.status, isolated: globalThis.crossOriginIsolated === true, ...window.__randomResults }),
+        });
+        assert.equal(state.status, 'done', state.error);
+        assert.equal(state.isolated, isolation);
+        assert.deepEqual(state.configs, isolation
+          ? ['simd threads=1', 'simd-threaded threads=2', 'simd-threaded threads=2 parallelThreshold=0']
+          : ['simd threads=1']);
+        assert.deepEqual(state.failures, [], `${state.failures.length} cases failed`);
+        assert.equal(state.passed, state.configs.length * 3 * cases);
+        assert.deepEqual(state.problems, [], 'page errors, console errors or failed requests');
+      });
+  }
+
 });
 
 if (!haveChromium && process.env.CI) {
