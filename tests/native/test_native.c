@@ -1,6 +1,10 @@
-/* Native smoke test of the C API: the seed examples of each op, an out-of-range report and the
- * same result with a pool as without. The full matrix runs in JS against tests/reference.mjs. */
+/* Native test of the C API: seed examples of each op, an out-of-range report, the same result
+ * with a pool as without, and a memory-safety sweep: random shapes and wild indices in every
+ * mode on exact-size heap buffers, so that AddressSanitizer (tests/native.test.mjs builds with
+ * it) catches any read or write outside a tensor. Correctness of the values is checked in JS
+ * against tests/reference.mjs. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "wasm_gather.h"
@@ -72,6 +76,78 @@ static void test_large_parallel(wg_pool* pool) {
   CHECK(err.position == N - 3);
 }
 
+static uint64_t rng_state = 0x9E3779B97F4A7C15ull;
+static uint64_t next_u64(void) { /* splitmix64 */
+  uint64_t z = (rng_state += 0x9E3779B97F4A7C15ull);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  return z ^ (z >> 31);
+}
+static size_t below(size_t n) { return n ? (size_t)(next_u64() % n) : 0; }
+
+/* A wild index: usually near the valid range, sometimes huge or of the wrong sign. */
+static int64_t wild_index(size_t s) {
+  switch (below(6)) {
+    case 0: return (int64_t)next_u64();
+    case 1: return -(int64_t)s - 1 - (int64_t)below(3);
+    case 2: return (int64_t)s + (int64_t)below(3);
+    default: return (int64_t)below(2 * s + 1) - (int64_t)s;
+  }
+}
+
+static void* exact_alloc(size_t bytes) { return malloc(bytes ? bytes : 1); }
+
+static size_t sweep_ran = 0, sweep_zero_or_clamped = 0;
+
+static void test_memory_safety(wg_pool* pool) {
+  static const wg_index_type types[] = {WG_INDEX_I32, WG_INDEX_U32, WG_INDEX_I64, WG_INDEX_U64};
+  static const size_t widths[] = {1, 2, 4, 8, 12};
+  for (int iter = 0; iter < 3000; ++iter) {
+    size_t rank = 1 + below(4), irank = below(4);
+    size_t shape[WG_MAX_RANK], ishape[WG_MAX_RANK], out_shape[WG_MAX_RANK], out_rank;
+    for (size_t d = 0; d < rank; ++d) shape[d] = below(5);
+    int op = (int)below(3);
+    if (op == 2) irank = rank; /* gather: same rank */
+    for (size_t d = 0; d < irank; ++d) ishape[d] = below(4);
+    if (op == 1 && irank == 0) ishape[irank++] = below(3);
+    if (op == 1) ishape[irank - 1] = below(rank + 1);
+    int32_t axis = (int32_t)below(rank), batch = (int32_t)below(2);
+    size_t elem = widths[below(5)];
+    wg_index_type type = types[below(4)];
+    wg_oob_mode mode = (wg_oob_mode)below(3);
+    wg_status st = op == 0   ? wg_take_shape(shape, rank, ishape, irank, axis, batch, out_shape, &out_rank, NULL)
+                   : op == 1 ? wg_gather_nd_shape(shape, rank, ishape, irank, batch, out_shape, &out_rank, NULL)
+                             : wg_gather_shape(shape, rank, ishape, irank, axis, out_shape, &out_rank, NULL);
+    if (st != WG_OK) continue;
+    size_t n = 1, ni = 1, no = 1;
+    for (size_t d = 0; d < rank; ++d) n *= shape[d];
+    for (size_t d = 0; d < irank; ++d) ni *= ishape[d];
+    for (size_t d = 0; d < out_rank; ++d) no *= out_shape[d];
+    size_t iw = type == WG_INDEX_I32 || type == WG_INDEX_U32 ? 4 : 8;
+    uint8_t* data = exact_alloc(n * elem);
+    uint8_t* out = exact_alloc(no * elem);
+    uint8_t* idx = exact_alloc(ni * iw);
+    memset(data, 0x5A, n * elem);
+    for (size_t i = 0; i < ni; ++i) {
+      size_t s = shape[op == 0 ? (size_t)axis : 0];
+      int64_t v = wild_index(s + below(3));
+      if (iw == 4) { int32_t v32 = (int32_t)v; memcpy(idx + i * 4, &v32, 4); }
+      else memcpy(idx + i * 8, &v, 8);
+    }
+    st = op == 0   ? wg_take(pool, data, shape, rank, idx, type, ishape, irank, axis, batch, elem, mode, out, NULL)
+         : op == 1 ? wg_gather_nd(pool, data, shape, rank, idx, type, ishape, irank, batch, elem, mode, out, NULL)
+                   : wg_gather(pool, data, shape, rank, axis, idx, type, ishape, irank, elem, mode, out, NULL);
+    /* 12-byte elements are not supported: the op must refuse them, not run */
+    CHECK(elem == 12 ? st == WG_ERR_INVALID_ARGUMENT
+                     : st == WG_OK || (mode == WG_OOB_ERROR && st == WG_ERR_INDEX_OUT_OF_RANGE));
+    sweep_ran++;
+    if (st == WG_OK && no > 0 && mode != WG_OOB_ERROR) sweep_zero_or_clamped++;
+    free(data);
+    free(out);
+    free(idx);
+  }
+}
+
 int main(void) {
   wg_pool* pool = NULL;
   CHECK(wg_pool_create(3, &pool) == WG_OK);
@@ -79,7 +155,13 @@ int main(void) {
   test_ops(NULL);
   test_ops(pool);
   test_large_parallel(pool);
+  test_memory_safety(NULL);
+  wg_pool_set_parallel_threshold(pool, 0); /* split even tiny ops over the pool */
+  test_memory_safety(pool);
   wg_pool_destroy(pool);
+  printf("memory-safety sweep: %zu ops run, %zu non-empty in zero/clamp mode\n", sweep_ran,
+         sweep_zero_or_clamped);
+  CHECK(sweep_ran > 1000 && sweep_zero_or_clamped > 300);
   printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
   return failures != 0;
 }
