@@ -1,4 +1,5 @@
-// The library in the other runtimes it targets, with their real binaries from npm (devDependencies):
+// The library in the other runtimes it targets, with their real binaries from npm (.ci/run
+// installs them with npm install --no-save; see there for the versions):
 // Bun (threads through the Node glue), Deno (the web glue, no threads) and Cloudflare's workerd
 // (the web glue, a precompiled module, no threads, no compiling). Each runs
 // tests/fixtures/runtime-smoke.mjs: every seed example with documented data, 300 seeded random
@@ -13,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Without the binary (npm ci not run) a runtime is skipped locally, and fails under CI.
-const skip = (name) => (existsSync(bin(name)) || process.env.CI ? false : `${name} not installed (npm ci)`);
+const skip = (name) => (existsSync(bin(name)) || process.env.CI ? false : `${name} not installed (see .ci/run)`);
 
 function checkSmoke(out, variant) {
   assert.equal(out.info.variant, variant);
