@@ -132,7 +132,9 @@ function compare(out, expected) {
   return null;
 }
 
-function runExample(api, ex) {
+const REF_FN = { gather: 'refGather', gatherND: 'refGatherND', take: 'refTake' };
+
+function runExample(api, ex, ref) {
   const fn = api[ex.op];
   if (typeof fn !== 'function') return { problem: `unknown op "${ex.op}"` };
   const expectsError = ex.expected && (ex.expected.error || ex.expected.throws);
@@ -148,7 +150,15 @@ function runExample(api, ex) {
     return { error: err, problem: `threw ${err?.name ?? 'error'}: ${err?.message ?? err}` };
   }
   if (expectsError) return { out, problem: 'expected an error, but the call returned' };
-  return { out, problem: compare(out, ex.expected) };
+  let problem = compare(out, ex.expected);
+  if (!problem && ex.checkAgainstReference) {
+    // Shape-only example: the doc gives no data, so check the values against the plain-JS
+    // reference implementation in tests/reference.mjs.
+    const r = ref[REF_FN[ex.op]](...ex.args, ex.opts);
+    const p = compare(out, { data: r.data, shape: Array.from(r.shape) });
+    if (p) problem = `differs from tests/reference.mjs: ${p}`;
+  }
+  return { out, problem };
 }
 
 function renderExample(ex, res, n) {
@@ -163,7 +173,9 @@ function renderExample(ex, res, n) {
       ? tensorFigure('expected', exp)
       : el('figure', { class: 'tensor' },
         el('figcaption', {}, 'expected ', el('span', { class: 'meta' }, `shape [${ex.expected.shape.join(', ')}]`)),
-        el('pre', {}, '(shape-only example)')));
+        el('pre', {}, ex.checkAgainstReference
+          ? '(shape-only example;\n values checked against\n tests/reference.mjs)'
+          : '(shape-only example)')));
   }
   return el('article', { class: `example ${pass ? 'pass' : 'fail'}`, id: `ex-${n}`, 'data-pass': String(pass) },
     el('div', { class: 'example-head' },
@@ -188,6 +200,8 @@ function fail(err) {
   box.hidden = false;
   box.textContent = `Error: ${err?.stack || err}`;
   $('#summary').textContent = 'not run';
+  const st = $('#status-text');
+  if (st) st.textContent = 'error';
   document.body.dataset.status = 'error';
   console.error(err);
 }
@@ -198,9 +212,10 @@ async function main() {
   if (params.get('variant')) initOpts.variant = params.get('variant');
   if (params.get('threads')) initOpts.threads = Number(params.get('threads'));
 
-  const [api, seeds] = await Promise.all([
+  const [api, seeds, ref] = await Promise.all([
     import('../js/index.mjs'),
     import('../tests/seed-examples.mjs'),
+    import('../tests/reference.mjs'),
   ]);
   const examples = seeds.seedExamples ?? seeds.default;
   if (!Array.isArray(examples)) throw new Error('tests/seed-examples.mjs does not export a seedExamples array');
@@ -228,7 +243,7 @@ async function main() {
   const results = [];
   const t1 = performance.now();
   examples.forEach((ex, i) => {
-    const res = runExample(api, ex);
+    const res = runExample(api, ex, ref);
     if (!res.problem) passed++;
     results.push({ title: ex.title, source: ex.source, op: ex.op, pass: !res.problem, problem: res.problem });
     list.append(renderExample(ex, res, i + 1));
