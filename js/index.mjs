@@ -3,9 +3,12 @@
 // wasm allocation, run the C op, copy the result out, free (on every path, errors included).
 import { load } from './loader.mjs';
 import { statusError } from './errors.mjs';
+import { ResidentTensor } from './resident.mjs';
 import {
-  MAX_RANK, commonOptions, dataTensor, indexTensor, integerArg, outputArray,
+  MAX_RANK, commonOptions, dataTensor, indexTensor, integerArg, outputTarget,
 } from './tensor.mjs';
+
+export { ResidentTensor };
 
 let state = null; // { m, memory, pool, scratch, info }
 let pending = null; // the init() in flight
@@ -52,15 +55,17 @@ async function start(opts) {
     m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
   }
   const info = { variant, threads: m._wg_pool_threads(pool), simd: true };
-  state = { m, memory, pool, scratch, info, requestedThreads: opts.threads, lastCallBytes: 0 };
+  state = { m, memory, pool, scratch, info, requestedThreads: opts.threads, lastCallBytes: 0, closed: false };
   return info;
 }
 
 /** Frees the module, its memory and its worker threads. init() may be called again after. */
 export function dispose() {
   if (!state) return;
-  const { m, pool, scratch } = state;
+  const s = state;
+  const { m, pool, scratch } = s;
   state = null;
+  s.closed = true; // its resident tensors are gone with its memory
   m._wg_pool_destroy(pool);
   m._free(scratch);
   if (m.wgTerminateThreads) m.wgTerminateThreads();
@@ -75,6 +80,27 @@ export function heapStats() {
   return { heapInUse: s.m._wg_heap_in_use() >>> 0, memoryBytes: s.memory.buffer.byteLength, lastCallBytes: s.lastCallBytes };
 }
 
+/**
+ * Copies a tensor into wasm memory once and returns a ResidentTensor, usable wherever the ops
+ * take a tensor (data or indices) without being copied again. Free it with dispose(); one
+ * that is garbage collected is freed too.
+ */
+export function upload(tensor) {
+  const op = 'upload';
+  const s = ready(op);
+  if (tensor instanceof ResidentTensor) throw new TypeError(`${op}: tensor is already resident`);
+  const t = dataTensor(op, 'tensor', tensor, s);
+  const ptr = allocate(s, t.bytes);
+  if (!ptr) throw new RangeError(`${op}: the tensor needs ${t.bytes} bytes, more than wasm memory can hold now`);
+  if (t.bytes) new Uint8Array(s.memory.buffer, ptr, t.bytes).set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes));
+  return new ResidentTensor(s, ptr, t.Type, t.shape);
+}
+
+// malloc of at least one byte (so that an empty tensor still has its own address), or 0.
+function allocate(s, bytes) {
+  return bytes > MAX_CALL_BYTES ? 0 : s.m._malloc(Math.max(bytes, 1)) >>> 0;
+}
+
 function ready(op) {
   if (!state) throw new Error(`${op}: wasm-gather is not initialized; call 'await init()' first`);
   return state;
@@ -82,8 +108,10 @@ function ready(op) {
 
 const align16 = (n) => Math.ceil(n / 16) * 16;
 
-// Runs one op. spec: { op, names, data, index, mode, out, shapeFn(p), execFn(p) } where p holds
-// the wasm addresses of the shapes, tensors, output and error record.
+// Runs one op. spec: { op, names, data, index, target, shapeFn(p), execFn(p) } where data and
+// index are descriptors from tensor.mjs, target says where the output goes (outputTarget), and p
+// holds the wasm addresses of the shapes, tensors, output and error record. Whatever is not
+// resident yet (data, indices, output) gets one transient allocation, freed on every path.
 function run(s, spec) {
   const { m, memory, scratch } = s;
   const { op, data, index } = spec;
@@ -97,59 +125,72 @@ function run(s, spec) {
   const fail = (status) => {
     const e = new BigInt64Array(memory.buffer, p.err, 5);
     const err = { arg: Number(e[0]), dim: Number(e[1]), value: Number(e[2]), limit: Number(e[3]), position: Number(e[4]) };
-    return statusError(status, err, { op, names: spec.names, dataShape: data.shape, indexShape: index.shape, indexData: index.data });
+    return statusError(status, err, { op, names: spec.names, dataShape: data.shape, indexShape: index.shape, indexData: index.values(memory.buffer) });
   };
   let status = spec.shapeFn(p);
   if (status !== 0) throw fail(status);
   buffer = memory.buffer;
   const outRank = new Uint32Array(buffer, p.outRank, 1)[0];
   const outShape = Array.from(new Uint32Array(buffer, p.outShape, outRank));
-  const Type = data.data.constructor;
-  const elem = Type.BYTES_PER_ELEMENT;
-  const dataBytes = data.data.length * elem;
-  const outBytes = outShape.reduce((a, b) => a * b, 1) * elem;
-  const total = align16(dataBytes) + align16(index.bytes) + align16(outBytes);
+  const Type = data.Type;
+  const outLength = outShape.reduce((a, b) => a * b, 1);
+  const outBytes = outLength * Type.BYTES_PER_ELEMENT;
+  // The transient block: each part that is not resident, rounded up to 16 bytes.
+  const dataPart = data.ptr === undefined ? align16(data.bytes) : 0;
+  const indexPart = index.ptr === undefined ? align16(index.bytes) : 0;
+  const total = dataPart + indexPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before the output is allocated in JS too
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
-  const result = outputArray(op, spec.out, Type, outShape);
-  s.lastCallBytes = total;
-  const base = m._malloc(Math.max(total, 1)) >>> 0;
-  if (!base) {
+  const target = outputTarget(op, spec.opts, Type, outShape, s, [data, index]);
+  const transient = target.ptr === undefined && !target.resident ? total : total - align16(outBytes);
+  s.lastCallBytes = total - (target.ptr === undefined ? 0 : align16(outBytes));
+  // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
+  const needsBase = data.ptr === undefined || index.ptr === undefined || target.array !== undefined;
+  const base = needsBase ? allocate(s, transient) : 0;
+  // A new resident output is a block of its own, which outlives the call.
+  const outPtr = target.ptr ?? (target.resident ? allocate(s, outBytes) : base + dataPart + indexPart);
+  if ((needsBase && !base) || !outPtr) {
+    if (base) m._free(base);
+    if (outPtr && target.resident) m._free(outPtr);
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold now`);
   }
+  let ok = false;
   try {
-    p.data = base;
-    p.index = base + align16(dataBytes);
-    p.out = p.index + align16(index.bytes);
+    p.data = data.ptr ?? base;
+    p.index = index.ptr ?? base + dataPart;
+    p.out = outPtr;
     buffer = memory.buffer; // fresh: malloc may have grown memory
-    if (dataBytes) new Uint8Array(buffer, p.data, dataBytes).set(new Uint8Array(data.data.buffer, data.data.byteOffset, dataBytes));
-    index.write(buffer, p.index);
+    if (dataPart) new Uint8Array(buffer, p.data, data.bytes).set(new Uint8Array(data.data.buffer, data.data.byteOffset, data.bytes));
+    if (indexPart) index.write(buffer, p.index);
     status = spec.execFn(p);
     if (status !== 0) throw fail(status);
-    if (outBytes) result.set(new Type(memory.buffer, p.out, result.length));
+    if (target.array && outBytes) target.array.set(new Type(memory.buffer, outPtr, outLength));
+    ok = true;
   } finally {
-    m._free(base);
+    if (base) m._free(base);
+    if (!ok && target.resident) m._free(outPtr);
   }
-  return { data: result, shape: outShape };
+  if (target.resident) return new ResidentTensor(s, outPtr, Type, outShape);
+  return target.array ? { data: target.array, shape: outShape } : spec.opts.out;
 }
 
 /**
  * torch.gather: out[i][j][k] = input[i][index[i][j][k]][k] for dim 1, and so on.
- * opts: { outOfRange?: 'error'|'zero'|'clamp', out? }
+ * opts: { outOfRange?: 'error'|'zero'|'clamp', out?, resident? }
  */
 export function gather(input, dim, index, opts) {
   const op = 'gather';
   const s = ready(op);
-  const data = dataTensor(op, 'input', input);
-  const idx = indexTensor(op, 'index', index);
+  const data = dataTensor(op, 'input', input, s);
+  const idx = indexTensor(op, 'index', index, s);
   if (dim === undefined) throw new TypeError(`${op}: dim is required (the axis to gather along)`);
   dim = integerArg(op, 'dim', dim);
   const { opts: o, mode } = commonOptions(op, opts);
   const { m, pool } = s;
-  const elem = data.data.BYTES_PER_ELEMENT;
+  const elem = data.Type.BYTES_PER_ELEMENT;
   return run(s, {
-    op, names: { data: 'input', indices: 'index', axis: 'dim' }, data, index: idx, out: o.out,
+    op, names: { data: 'input', indices: 'index', axis: 'dim' }, data, index: idx, opts: o,
     shapeFn: (p) => m._wg_gather_shape(p.dataShape, data.shape.length, p.indexShape, idx.shape.length, dim, p.outShape, p.outRank, p.err),
     execFn: (p) => m._wg_gather(pool, p.data, p.dataShape, data.shape.length, dim, p.index, idx.type, p.indexShape,
       idx.shape.length, elem, mode, p.out, p.err),
@@ -158,19 +199,19 @@ export function gather(input, dim, index, opts) {
 
 /**
  * tf.gather_nd: output = indices.shape[:-1] + params.shape[batchDims + indices.shape[-1]:].
- * opts: { batchDims?: number, outOfRange?, out? }
+ * opts: { batchDims?: number, outOfRange?, out?, resident? }
  */
 export function gatherND(params, indices, opts) {
   const op = 'gatherND';
   const s = ready(op);
-  const data = dataTensor(op, 'params', params);
-  const idx = indexTensor(op, 'indices', indices);
+  const data = dataTensor(op, 'params', params, s);
+  const idx = indexTensor(op, 'indices', indices, s);
   const { opts: o, mode } = commonOptions(op, opts);
   const batchDims = integerArg(op, 'opts.batchDims', o.batchDims, 0);
   const { m, pool } = s;
-  const elem = data.data.BYTES_PER_ELEMENT;
+  const elem = data.Type.BYTES_PER_ELEMENT;
   return run(s, {
-    op, names: { data: 'params', indices: 'indices', axis: 'axis' }, data, index: idx, out: o.out,
+    op, names: { data: 'params', indices: 'indices', axis: 'axis' }, data, index: idx, opts: o,
     shapeFn: (p) => m._wg_gather_nd_shape(p.dataShape, data.shape.length, p.indexShape, idx.shape.length, batchDims, p.outShape, p.outRank, p.err),
     execFn: (p) => m._wg_gather_nd(pool, p.data, p.dataShape, data.shape.length, p.index, idx.type, p.indexShape,
       idx.shape.length, batchDims, elem, mode, p.out, p.err),
@@ -179,20 +220,20 @@ export function gatherND(params, indices, opts) {
 
 /**
  * tf.gather: output = params.shape[:axis] + indices.shape[batchDims:] + params.shape[axis+1:].
- * opts: { axis?: number, batchDims?: number, outOfRange?, out? }
+ * opts: { axis?: number, batchDims?: number, outOfRange?, out?, resident? }
  */
 export function take(params, indices, opts) {
   const op = 'take';
   const s = ready(op);
-  const data = dataTensor(op, 'params', params);
-  const idx = indexTensor(op, 'indices', indices);
+  const data = dataTensor(op, 'params', params, s);
+  const idx = indexTensor(op, 'indices', indices, s);
   const { opts: o, mode } = commonOptions(op, opts);
   const axis = integerArg(op, 'opts.axis', o.axis, 0);
   const batchDims = integerArg(op, 'opts.batchDims', o.batchDims, 0);
   const { m, pool } = s;
-  const elem = data.data.BYTES_PER_ELEMENT;
+  const elem = data.Type.BYTES_PER_ELEMENT;
   return run(s, {
-    op, names: { data: 'params', indices: 'indices', axis: 'axis' }, data, index: idx, out: o.out,
+    op, names: { data: 'params', indices: 'indices', axis: 'axis' }, data, index: idx, opts: o,
     shapeFn: (p) => m._wg_take_shape(p.dataShape, data.shape.length, p.indexShape, idx.shape.length, axis, batchDims, p.outShape, p.outRank, p.err),
     execFn: (p) => m._wg_take(pool, p.data, p.dataShape, data.shape.length, p.index, idx.type, p.indexShape,
       idx.shape.length, axis, batchDims, elem, mode, p.out, p.err),

@@ -1,6 +1,8 @@
 // Validation of the tensors and options the caller passes, before anything touches wasm memory.
 // Each failure is a TypeError (wrong kind of thing) or RangeError (wrong value) that names the
-// op, the argument and the rule.
+// op, the argument and the rule. Wherever a tensor is accepted, a ResidentTensor (already in
+// wasm memory) is accepted too: its descriptor then carries ptr instead of data.
+import { ResidentTensor, live } from './resident.mjs';
 
 export const MAX_RANK = 16; // WG_MAX_RANK in src/wasm_gather.h
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
@@ -14,6 +16,7 @@ const INDEX_TYPES = new Map([[Int32Array, INDEX_I32], [Uint32Array, INDEX_U32],
   [BigInt64Array, INDEX_I64], [BigUint64Array, INDEX_U64], [Int8Array, INDEX_I32],
   [Int16Array, INDEX_I32], [Uint8Array, INDEX_I32], [Uint16Array, INDEX_I32]]);
 const INDEX_BYTES = [4, 4, 8, 8];
+const INDEX_VIEWS = [Int32Array, Uint32Array, BigInt64Array, BigUint64Array];
 const INT64_MAX = 2n ** 63n - 1n;
 
 const OOB_MODES = ['error', 'zero', 'clamp'];
@@ -67,23 +70,40 @@ function checkLength(op, name, length, shape) {
   }
 }
 
-/** A data tensor: any numeric TypedArray. Returns { data, shape }. */
-export function dataTensor(op, name, t) {
+/**
+ * A data tensor: any numeric TypedArray, or a resident tensor of `owner` (the current module).
+ * Returns { shape, Type, bytes } plus data (the caller's TypedArray) or ptr (its wasm address).
+ */
+export function dataTensor(op, name, t, owner) {
+  if (t instanceof ResidentTensor) {
+    const r = live(t, op, name, owner);
+    return { shape: t.shape, Type: r.Type, bytes: t.byteLength, ptr: r.ptr };
+  }
   const shape = checkTensorObject(op, name, t);
   const data = t.data;
   if (!DATA_TYPES.some((T) => data instanceof T)) {
     throw new TypeError(`${op}: ${name}.data must be a TypedArray (Float32Array, Int32Array, BigInt64Array, ...), got ${typeName(data)}`);
   }
   checkLength(op, name, data.length, shape);
-  return { data, shape };
+  return { data, shape, Type: data.constructor, bytes: data.byteLength };
 }
 
 /**
- * An index tensor. Returns { data, shape, type, bytes, write(view) } where type is the
- * wg_index_type the C side reads, bytes its size in wasm memory, and write(buffer, ptr) copies
- * the indices there (widening narrow integer arrays, converting plain arrays).
+ * An index tensor. Returns { shape, type, bytes, values(buffer), write(buffer, ptr) } where type
+ * is the wg_index_type the C side reads, bytes its size in wasm memory, values() the index values
+ * (for error messages) and write() copies them to ptr (widening narrow integer arrays, converting
+ * plain arrays). A resident tensor of `owner` gives ptr instead of write().
  */
-export function indexTensor(op, name, t) {
+export function indexTensor(op, name, t, owner) {
+  if (t instanceof ResidentTensor) {
+    const r = live(t, op, name, owner);
+    const type = INDEX_VIEWS.indexOf(r.Type);
+    if (type < 0) {
+      throw new TypeError(`${op}: ${name} is a resident ${r.Type.name}; resident indices must be Int32Array, ` +
+        'Uint32Array, BigInt64Array or BigUint64Array');
+    }
+    return { shape: t.shape, type, bytes: t.byteLength, ptr: r.ptr, values: (buffer) => new r.Type(buffer, r.ptr, r.length) };
+  }
   const shape = checkTensorObject(op, name, t);
   const data = t.data;
   let type = ArrayBuffer.isView(data) ? INDEX_TYPES.get(data.constructor) : undefined;
@@ -96,7 +116,7 @@ export function indexTensor(op, name, t) {
   checkLength(op, name, data.length, shape);
   const n = data.length;
   return {
-    data, shape, type, bytes: n * INDEX_BYTES[type],
+    shape, type, bytes: n * INDEX_BYTES[type], values: () => data,
     write(buffer, ptr) {
       if (n === 0) return;
       if (type === INDEX_I64 && Array.isArray(data)) {
@@ -104,8 +124,7 @@ export function indexTensor(op, name, t) {
         for (let i = 0; i < n; i++) view[i] = clampToInt64(data[i]);
         return;
       }
-      const View = [Int32Array, Uint32Array, BigInt64Array, BigUint64Array][type];
-      new View(buffer, ptr, n).set(data);
+      new INDEX_VIEWS[type](buffer, ptr, n).set(data);
     },
   };
 }
@@ -150,29 +169,48 @@ export function commonOptions(op, opts) {
 }
 
 /**
- * Checks opts.out against the output's type and shape; returns the TypedArray to write into
- * (a new one when no out is given).
+ * Where the output goes, from opts.out and opts.resident: { array } (opts.out's TypedArray, or a
+ * new one), { ptr } (opts.out is a resident tensor of `owner`, written in place) or
+ * { resident: true } (a new resident tensor). Checks type, size and shape; `inputs` are the
+ * descriptors of the op's tensors, which a resident out must not be.
  */
-export function outputArray(op, out, Type, shape) {
+export function outputTarget(op, opts, Type, shape, owner, inputs) {
+  const { out, resident } = opts;
   const n = product(shape);
-  if (out === undefined || out === null) return new Type(n);
-  let data = out;
-  if (!ArrayBuffer.isView(out)) {
-    if (typeof out !== 'object') throw new TypeError(`${op}: opts.out must be a ${Type.name} or { data, shape }, got ${typeName(out)}`);
-    data = out.data;
-    const s = out.shape ?? out.dims;
-    if (s !== undefined) {
-      const given = checkShape(op, 'opts.out', s);
-      if (given.length !== shape.length || given.some((d, i) => d !== shape[i])) {
-        throw new RangeError(`${op}: opts.out.shape [${given.join(', ')}] must be the output shape [${shape.join(', ')}]`);
-      }
+  if (resident !== undefined && typeof resident !== 'boolean') {
+    throw new TypeError(`${op}: opts.resident must be true or false, got ${typeName(resident)}`);
+  }
+  if (out === undefined || out === null) return resident ? { resident: true } : { array: new Type(n) };
+  if (resident) throw new TypeError(`${op}: give opts.out or opts.resident, not both`);
+  if (out instanceof ResidentTensor) {
+    const r = live(out, op, 'opts.out', owner);
+    checkOut(op, r.Type, r.length, out.shape, Type, shape);
+    if (inputs.some((t) => t.ptr === r.ptr)) {
+      throw new RangeError(`${op}: opts.out must not be one of the op's inputs (the output would overwrite what it reads)`);
     }
+    return { ptr: r.ptr };
   }
-  if (!(data instanceof Type)) {
-    throw new TypeError(`${op}: opts.out must be a ${Type.name} like the data, got ${typeName(data)}`);
+  if (ArrayBuffer.isView(out)) {
+    checkOut(op, out.constructor, out.length, undefined, Type, shape);
+    return { array: out };
   }
-  if (data.length !== n) {
-    throw new RangeError(`${op}: opts.out has ${data.length} elements but the output [${shape.join(', ')}] has ${n}`);
+  if (typeof out !== 'object') {
+    throw new TypeError(`${op}: opts.out must be a ${Type.name}, { data, shape } or a resident tensor, got ${typeName(out)}`);
   }
-  return data;
+  const s = out.shape ?? out.dims;
+  checkOut(op, out.data?.constructor, out.data?.length, s === undefined ? undefined : checkShape(op, 'opts.out', s), Type, shape);
+  return { array: out.data };
+}
+
+function checkOut(op, GivenType, length, givenShape, Type, shape) {
+  if (GivenType !== Type) {
+    throw new TypeError(`${op}: opts.out must be a ${Type.name} like the data, got ${GivenType?.name ?? 'no TypedArray'}`);
+  }
+  if (givenShape && (givenShape.length !== shape.length || givenShape.some((d, i) => d !== shape[i]))) {
+    throw new RangeError(`${op}: opts.out.shape [${givenShape.join(', ')}] must be the output shape [${shape.join(', ')}]`);
+  }
+  const n = product(shape);
+  if (length !== n) {
+    throw new RangeError(`${op}: opts.out has ${length} elements but the output [${shape.join(', ')}] has ${n}`);
+  }
 }

@@ -6,19 +6,49 @@
 /* Bytes a tile moves: large enough to amortize handing it out, small enough to balance. */
 #define WG_TILE_BYTES (16 * 1024)
 
+static const size_t index_bytes[] = {4, 4, 8, 8}; /* by wg_index_type */
+
+/* The general path for blocks j .. seg->count of a segment: resolve WG_SEGMENT offsets at a time
+ * (every out-of-range mode), then copy them. Returns 0 at a bad index in WG_OOB_ERROR mode. */
+static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, uint8_t* dst) {
+  size_t off[WG_SEGMENT];
+  while (j < seg->count) {
+    size_t k = seg->count - j < WG_SEGMENT ? seg->count - j : WG_SEGMENT;
+    if (job->depth == 0) { /* no index components: every block is the slice at base */
+      for (size_t i = 0; i < k; ++i) off[i] = seg->base;
+    }
+    for (size_t c = 0; c < job->depth; ++c) {
+      wg_status st = wg_resolve_indices(job->indices, job->index_type,
+                                        seg->first + j * job->depth + c, job->depth, k,
+                                        job->dim_sizes[c], seg->base, job->scales[c], job->mode,
+                                        c > 0, off);
+      if (st != WG_OK) return 0;
+    }
+    if (seg->ramp) wg_offsets_add_ramp(off, k, j * seg->ramp, seg->ramp);
+    job->kernels.copy(dst + j * job->block_bytes, job->src, off, k, job->block_bytes);
+    j += k;
+  }
+  return 1;
+}
+
 static void run_blocks(void* ctx, size_t start, size_t count) {
   wg_block_job* job = ctx;
-  size_t off[WG_SEGMENT];
   for (size_t q = start, end = start + count; q < end;) {
     if (atomic_load_explicit(&job->failed, memory_order_relaxed)) return;
-    size_t n = end - q < WG_SEGMENT ? end - q : WG_SEGMENT;
-    size_t k = job->map(job, q, n, off);
-    if (k == 0) {
+    wg_segment seg;
+    job->map(job, q, end - q, &seg);
+    uint8_t* dst = job->dst + q * job->block_bytes;
+    size_t done = 0;
+    if (job->kernels.fused) {
+      const uint8_t* idx = (const uint8_t*)job->indices + seg.first * index_bytes[job->index_type];
+      done = job->kernels.fused(dst, job->src + seg.base, idx, seg.count, job->depth,
+                                job->dim_sizes, job->scales, seg.ramp);
+    }
+    if (done < seg.count && !copy_general(job, &seg, done, dst)) {
       atomic_store(&job->failed, 1);
       return;
     }
-    job->copy(job->dst + q * job->block_bytes, job->src, off, k, job->block_bytes);
-    q += k;
+    q += seg.count;
   }
 }
 
@@ -26,11 +56,11 @@ wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err)
   size_t total = job->nblocks * job->block_bytes; /* the op checked it does not overflow */
   atomic_init(&job->failed, 0);
   if (total > 0) {
-    job->copy = wg_pick_copy(job->block_bytes);
+    job->kernels = wg_pick_kernels(job->block_bytes, job->index_type, job->depth);
     size_t tile = WG_TILE_BYTES / job->block_bytes;
     /* Small jobs run on the caller alone: waking the pool costs more than it saves. */
-    wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job, job->nblocks,
-                      tile ? tile : 1);
+    wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job,
+                      job->nblocks, tile ? tile : 1);
   }
   int scan = job->mode == WG_OOB_ERROR && (total == 0 || atomic_load(&job->failed));
   if (scan && wg_find_bad_index(job->indices, job->index_type, job->index_count, job->depth,

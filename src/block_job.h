@@ -1,5 +1,11 @@
 /* The copy engine shared by the three ops: an output made of nblocks blocks of block_bytes
- * each, laid out one after another; the op only says where each block comes from. */
+ * each, laid out one after another; the op only says where each block comes from.
+ *
+ * Every op's source offsets have one form. Block q + j of a segment (a run of blocks the op
+ * hands out at once) comes from
+ *     base + j * ramp + sum over c < depth of resolve(indices[first + j * depth + c]) * scales[c]
+ * where resolve() wraps a negative index and checks it against dim_sizes[c]. take and gather
+ * have depth 1, gather_nd has depth K (0 for whole slices). */
 #ifndef WG_BLOCK_JOB_H
 #define WG_BLOCK_JOB_H
 
@@ -8,15 +14,21 @@
 #include "copy_kernels.h"
 #include "wasm_gather.h"
 
-/* Blocks resolved and copied per step: small enough for an offsets array on the stack. */
+/* Blocks resolved and copied per step of the general path: an offsets array on the stack. */
 #define WG_SEGMENT 256
 
 typedef struct wg_block_job wg_block_job;
 
-/* The op's index-to-offset mapper: fills off[0..k) with the byte offsets in src of blocks
- * q .. q + k, for some 1 <= k <= n it chooses (it may stop early at its own boundaries), and
- * returns k; on a bad index in WG_OOB_ERROR mode it returns 0. */
-typedef size_t (*wg_map_fn)(const wg_block_job* job, size_t q, size_t n, size_t* off);
+typedef struct wg_segment {
+  size_t count; /* blocks in the segment */
+  size_t first; /* position in indices of the first block's first component */
+  size_t base;  /* byte offset in src before indices and ramp are added */
+  size_t ramp;  /* bytes added to the offset per block */
+} wg_segment;
+
+/* The op's mapper: describes blocks q .. q + seg->count, for some 1 <= count <= n it chooses
+ * (it may stop early at its own boundaries: a row, a batch). */
+typedef void (*wg_map_fn)(const wg_block_job* job, size_t q, size_t n, wg_segment* seg);
 
 struct wg_block_job {
   /* set by the op */
@@ -26,16 +38,15 @@ struct wg_block_job {
   size_t block_bytes;
   wg_map_fn map;
   wg_oob_mode mode;
-  /* the indices, for reporting the first bad one: the index at flat position p is checked
-   * against dim_sizes[p % depth], which is dimension first_dim + p % depth of the data */
   const void* indices;
   wg_index_type index_type;
   size_t index_count;
-  size_t depth;
-  const size_t* dim_sizes;
-  size_t first_dim;
+  size_t depth;            /* index components per block */
+  const size_t* dim_sizes; /* [depth]: the size of the data dimension each component indexes, */
+  size_t first_dim;        /* which are dimensions first_dim .. first_dim + depth of the data */
+  size_t scales[WG_MAX_RANK]; /* [depth]: bytes per step of each component */
   /* set by the engine */
-  wg_copy_fn copy;
+  wg_kernels kernels;
   atomic_int failed;
 };
 

@@ -1,13 +1,30 @@
-/* Block copy kernels, named by the width they move (XNNPACK style). Each copies n blocks of
- * block_bytes from src + off[j] to dst + j * block_bytes; off[j] == WG_ZERO_BLOCK writes zeros. */
+/* Block copy kernels, named by the width they move (XNNPACK style), and the one place where
+ * the kernels for a call are picked. */
 #ifndef WG_COPY_KERNELS_H
 #define WG_COPY_KERNELS_H
 
 #include <stddef.h>
 #include <stdint.h>
 
-typedef void (*wg_copy_fn)(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n,
-                           size_t block_bytes);
+#include "wasm_gather.h"
+
+/* General path: copies n blocks of bb bytes from src + off[j] to dst + j * bb, where the offsets
+ * were resolved beforehand; off[j] == WG_ZERO_BLOCK writes zeros. */
+typedef void (*wg_copy_fn)(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
+
+/* Fused path, for single elements: resolves and copies in one loop. Block j (of n) comes from
+ * src + j * ramp + sum over c < depth of indices[j * depth + c] * scales[c], each index wrapped
+ * if negative and checked against dim_sizes[c] with one unsigned compare. Stops at the first
+ * index that is not plainly in range and returns how many blocks it copied; the general path,
+ * which knows the out-of-range modes, takes over from there. */
+typedef size_t (*wg_fused_fn)(uint8_t* dst, const uint8_t* src, const void* indices, size_t n,
+                              size_t depth, const size_t* dim_sizes, const size_t* scales,
+                              size_t ramp);
+
+typedef struct wg_kernels {
+  wg_copy_fn copy;
+  wg_fused_fn fused; /* NULL where there is none: every block takes the general path */
+} wg_kernels;
 
 void wg_copy_x8(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
 void wg_copy_x16(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
@@ -16,7 +33,8 @@ void wg_copy_x64(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, 
 void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
 void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
 
-/* The one place where a kernel is picked, once per call, from the block size in bytes. */
-wg_copy_fn wg_pick_copy(size_t block_bytes);
+/* Picks the kernels for a call, once, from the block size in bytes, the index type and the
+ * number of index components per block. */
+wg_kernels wg_pick_kernels(size_t block_bytes, wg_index_type index_type, size_t depth);
 
 #endif

@@ -15,11 +15,10 @@ typedef struct gather_job {
   size_t in_strides[WG_MAX_RANK]; /* bytes */
 } gather_job;
 
-static size_t gather_map(const wg_block_job* job, size_t q, size_t n, size_t* off) {
+static void gather_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
   const gather_job* g = (const gather_job*)job;
   size_t last = g->rank - 1, row_len = g->index_shape[last];
   size_t k = q % row_len, row = q / row_len;
-  size_t cnt = row_len - k < n ? row_len - k : n;
   /* offset of the row's first element in input, without the gathered dim */
   size_t base = 0;
   for (size_t d = last; d-- > 0;) {
@@ -27,12 +26,10 @@ static size_t gather_map(const wg_block_job* job, size_t q, size_t n, size_t* of
     row /= g->index_shape[d];
     if (d != g->dim) base += i * g->in_strides[d];
   }
-  size_t step = g->dim == last ? 0 : g->in_strides[last];
-  wg_status st = wg_resolve_indices(job->indices, job->index_type, q, 1, cnt, job->dim_sizes[0], 0,
-                                    g->in_strides[g->dim], job->mode, 0, off);
-  if (st != WG_OK) return 0;
-  wg_offsets_add_ramp(off, cnt, base + k * step, step);
-  return cnt;
+  seg->ramp = g->dim == last ? 0 : g->in_strides[last];
+  seg->count = row_len - k < n ? row_len - k : n;
+  seg->first = q;
+  seg->base = base + k * seg->ramp;
 }
 
 static const size_t scalar_shape[1] = {1};
@@ -103,5 +100,6 @@ wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape,
   g.job.depth = 1;
   g.job.dim_sizes = &input_shape[dim];
   g.job.first_dim = (size_t)dim;
+  g.job.scales[0] = g.in_strides[dim];
   return wg_block_job_run(pool, &g.job, err);
 }

@@ -11,25 +11,15 @@ typedef struct gather_nd_job {
   wg_block_job job;     /* first, so the engine's pointer is the op's */
   size_t tuples;        /* index tuples per batch: prod(indices.shape[batch_dims:-1]) */
   size_t batch_bytes;   /* bytes of params per batch: prod(params.shape[batch_dims:]) * elem */
-  size_t strides[WG_MAX_RANK]; /* bytes between steps of params dim batch_dims + k */
 } gather_nd_job;
 
-static size_t gather_nd_map(const wg_block_job* job, size_t q, size_t n, size_t* off) {
+static void gather_nd_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
   const gather_nd_job* g = (const gather_nd_job*)job;
-  size_t b = q / g->tuples;
-  size_t k = g->tuples - q % g->tuples < n ? g->tuples - q % g->tuples : n;
-  size_t base = b * g->batch_bytes;
-  if (job->depth == 0) { /* K = 0: every tuple selects the whole batch */
-    for (size_t j = 0; j < k; ++j) off[j] = base;
-    return k;
-  }
-  for (size_t c = 0; c < job->depth; ++c) {
-    wg_status st = wg_resolve_indices(job->indices, job->index_type, q * job->depth + c,
-                                      job->depth, k, job->dim_sizes[c], base, g->strides[c],
-                                      job->mode, c > 0, off);
-    if (st != WG_OK) return 0;
-  }
-  return k;
+  size_t left = g->tuples - q % g->tuples; /* tuples left in this batch */
+  seg->count = left < n ? left : n;
+  seg->first = q * job->depth;
+  seg->base = q / g->tuples * g->batch_bytes;
+  seg->ramp = 0;
 }
 
 static wg_status gather_nd_check(const size_t* params_shape, size_t params_rank,
@@ -104,7 +94,7 @@ wg_status wg_gather_nd(wg_pool* pool, const void* params, const size_t* params_s
     g.batch_bytes = wg_prod(params_shape, bd, params_rank) * elem_size;
     size_t stride = slice * elem_size;
     for (size_t c = depth; c-- > 0;) {
-      g.strides[c] = stride;
+      g.job.scales[c] = stride;
       stride *= params_shape[bd + c];
     }
   }

@@ -13,16 +13,15 @@ typedef struct take_job {
   size_t per_batch; /* prod(indices.shape[batch_dims:]) */
 } take_job;
 
-static size_t take_map(const wg_block_job* job, size_t q, size_t n, size_t* off) {
+static void take_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
   const take_job* t = (const take_job*)job;
   size_t i = q % t->per_batch;
   size_t bo = q / t->per_batch; /* batch * outer + outer index */
   size_t b = bo / t->outer;
-  size_t k = t->per_batch - i < n ? t->per_batch - i : n;
-  wg_status st = wg_resolve_indices(job->indices, job->index_type, b * t->per_batch + i, 1, k,
-                                    t->axis_size, bo * t->axis_size * job->block_bytes,
-                                    job->block_bytes, job->mode, 0, off);
-  return st == WG_OK ? k : 0;
+  seg->count = t->per_batch - i < n ? t->per_batch - i : n;
+  seg->first = b * t->per_batch + i;
+  seg->base = bo * t->axis_size * job->block_bytes;
+  seg->ramp = 0;
 }
 
 /* Validates the arguments and normalizes axis and batch_dims. */
@@ -110,5 +109,6 @@ wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape,
   t.job.depth = 1;
   t.job.dim_sizes = &params_shape[a];
   t.job.first_dim = a;
+  t.job.scales[0] = t.job.block_bytes;
   return wg_block_job_run(pool, &t.job, err);
 }

@@ -1,0 +1,65 @@
+// Resident tensors: data that lives in wasm memory between calls, so that a large table is
+// copied in once (upload) and an op's result can stay there for the next op. A handle owns one
+// malloc'ed block; dispose() frees it, and a FinalizationRegistry frees what callers forget.
+
+// The finalizer frees a block only while its module is alive: dispose() of the module drops
+// all of its memory at once.
+const registry = new FinalizationRegistry(({ owner, ptr }) => {
+  if (!owner.closed) owner.m._free(ptr);
+});
+
+const internal = new WeakMap(); // handle -> { owner, ptr, Type, length }
+
+export class ResidentTensor {
+  /** Not for callers: use upload() or an op's { resident: true }. */
+  constructor(owner, ptr, Type, shape) {
+    const length = shape.reduce((a, b) => a * b, 1);
+    internal.set(this, { owner, ptr, Type, length });
+    this.shape = Object.freeze([...shape]);
+    registry.register(this, { owner, ptr }, this);
+  }
+
+  /** The TypedArray constructor of the data: Float32Array, Int32Array, ... */
+  get arrayType() { return internal.get(this).Type; }
+  get length() { return internal.get(this).length; }
+  get byteLength() { const r = internal.get(this); return r.length * r.Type.BYTES_PER_ELEMENT; }
+  /** True once dispose() was called, or the module it lives in was disposed. */
+  get disposed() { const r = internal.get(this); return r.ptr === 0 || r.owner.closed; }
+
+  /** Copies the data out of wasm memory into `out` (a TypedArray of the same type and length) or a new array. */
+  read(out) {
+    const r = live(this, 'read', 'this');
+    const dst = out ?? new r.Type(r.length);
+    if (!(dst instanceof r.Type) || dst.length !== r.length) {
+      throw new TypeError(`read: out must be a ${r.Type.name} of ${r.length} elements, got ${describe(dst)}`);
+    }
+    if (r.length) dst.set(new r.Type(r.owner.memory.buffer, r.ptr, r.length));
+    return dst;
+  }
+
+  /** Frees the wasm memory now. Calling it again does nothing. */
+  dispose() {
+    const r = internal.get(this);
+    if (r.ptr === 0) return;
+    if (!r.owner.closed) r.owner.m._free(r.ptr);
+    registry.unregister(this);
+    r.ptr = 0;
+  }
+}
+
+function describe(x) {
+  return ArrayBuffer.isView(x) ? `${x.constructor.name}(${x.length})` : String(x);
+}
+
+/**
+ * The wasm block behind a handle, checked to be usable by `owner` (the current module):
+ * { owner, ptr, Type, length }. Throws naming the op and the argument otherwise.
+ */
+export function live(t, op, name, owner) {
+  const r = internal.get(t);
+  if (r.ptr === 0) throw new Error(`${op}: ${name} is a resident tensor that was disposed`);
+  if (r.owner.closed || (owner && r.owner !== owner)) {
+    throw new Error(`${op}: ${name} is a resident tensor of a wasm-gather module that was disposed; upload it again`);
+  }
+  return r;
+}
