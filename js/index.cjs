@@ -8,7 +8,7 @@ exports.init = async function init(opts) {
   return api.init(opts);
 };
 
-for (const name of ['gather', 'gatherND', 'take', 'dispose', 'heapStats']) {
+for (const name of ['gather', 'gatherND', 'take', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {
       if (name === 'dispose') return undefined;

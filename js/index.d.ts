@@ -18,6 +18,39 @@ export type Tensor<T> =
   | { data: T; shape: readonly number[] }
   | { data: T; dims: readonly number[] };
 
+/** Constructors of the data types, for ResidentTensor.arrayType. */
+export type DataArrayConstructor =
+  | Float32ArrayConstructor | Float64ArrayConstructor
+  | Int8ArrayConstructor | Int16ArrayConstructor | Int32ArrayConstructor
+  | Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor | Uint8ClampedArrayConstructor
+  | BigInt64ArrayConstructor | BigUint64ArrayConstructor;
+
+/**
+ * A tensor that lives in wasm memory (from upload() or an op's { resident: true }): accepted
+ * wherever a tensor is, without being copied again. Free it with dispose(); a forgotten one is
+ * freed when it is garbage collected, and all are freed by the module's dispose().
+ */
+export class ResidentTensor<T extends DataArray = DataArray> {
+  private constructor();
+  readonly shape: readonly number[];
+  readonly arrayType: DataArrayConstructor;
+  readonly length: number;
+  readonly byteLength: number;
+  /** True after dispose(), or once the module it lives in was disposed. */
+  readonly disposed: boolean;
+  /** Copies the data out into `out` (same type and length) or a new array. */
+  read(out?: T): T;
+  dispose(): void;
+}
+
+/** Data or indices: a plain tensor or a resident one. */
+export type TensorLike<T> = Tensor<T> | (T extends DataArray ? ResidentTensor<T> : never);
+
+/** What an op returns: a ResidentTensor for { resident: true } or a resident opts.out, else a Result. */
+export type OpResult<T extends DataArray, O> =
+  O extends { resident: true } ? ResidentTensor<T> :
+  O extends { out: ResidentTensor } ? ResidentTensor<T> : Result<T>;
+
 export interface Result<T extends DataArray> {
   data: T;
   shape: number[];
@@ -31,8 +64,13 @@ export type OutOfRange = 'error' | 'zero' | 'clamp';
 
 export interface CommonOptions<T extends DataArray> {
   outOfRange?: OutOfRange;
-  /** A preallocated output, written in place and returned as the result's data. */
-  out?: T | { data: T; shape?: readonly number[] };
+  /**
+   * A preallocated output, written in place: a TypedArray or { data, shape } (returned as the
+   * result's data), or a ResidentTensor (returned itself; it must not be one of the inputs).
+   */
+  out?: T | { data: T; shape?: readonly number[] } | ResidentTensor<T>;
+  /** Keep the result in wasm memory: the op returns a new ResidentTensor. */
+  resident?: boolean;
 }
 
 export interface GatherNDOptions<T extends DataArray> extends CommonOptions<T> {
@@ -73,16 +111,19 @@ export function init(opts?: InitOptions): Promise<InitInfo>;
 export function dispose(): void;
 
 /** torch.gather: output has index's shape; out[i][j] = input[i][index[i][j]] for dim 1. */
-export function gather<T extends DataArray>(
-  input: Tensor<T>, dim: number, index: Tensor<IndexArray>, opts?: CommonOptions<T>): Result<T>;
+export function gather<T extends DataArray, O extends CommonOptions<T> = CommonOptions<T>>(
+  input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
 /** tf.gather_nd: output shape indices.shape[:-1] + params.shape[batchDims + K:]. */
-export function gatherND<T extends DataArray>(
-  params: Tensor<T>, indices: Tensor<IndexArray>, opts?: GatherNDOptions<T>): Result<T>;
+export function gatherND<T extends DataArray, O extends GatherNDOptions<T> = GatherNDOptions<T>>(
+  params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
 /** tf.gather: output shape params.shape[:axis] + indices.shape[batchDims:] + params.shape[axis+1:]. */
-export function take<T extends DataArray>(
-  params: Tensor<T>, indices: Tensor<IndexArray>, opts?: TakeOptions<T>): Result<T>;
+export function take<T extends DataArray, O extends TakeOptions<T> = TakeOptions<T>>(
+  params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
+
+/** Copies a tensor into wasm memory once; use the handle as data or indices of any op. */
+export function upload<T extends DataArray>(tensor: Tensor<T>): ResidentTensor<T>;
 
 /**
  * Bytes of wasm heap in use, the current size of wasm memory, and what the last op allocated

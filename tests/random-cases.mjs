@@ -393,7 +393,40 @@ function checkResult(res, ref, c, outObj, msg) {
   }
 }
 
-export const stats = { cases: 0, errorsChecked: 0 };
+export const stats = { cases: 0, errorsChecked: 0, residentCases: 0 };
+
+// Where the library supports resident tensors, every fourth case takes each of these paths:
+// 1: data uploaded; 2: data and indices uploaded, result as a new resident tensor (opts.resident);
+// 3: indices uploaded, output written into a resident opts.out. Tensors the library refuses to
+// upload (invalid ones, which the case expects an error for) stay plain.
+const RESIDENT_INDEX_TYPES = ['Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array'];
+function residentArgs(api, c, ref, opts) {
+  const kind = api.upload ? c.n % 4 : 0;
+  const args = [...c.args];
+  const handles = [];
+  const tensorAt = args.map((a, i) => (isTensor(a) ? i : -1)).filter((i) => i >= 0);
+  const tryUpload = (i) => {
+    try {
+      handles.push(args[i] = api.upload(args[i]));
+    } catch {
+      // not a valid tensor: the plain one goes in, and the op reports the problem
+    }
+  };
+  const dataAt = tensorAt[0], indexAt = tensorAt[tensorAt.length - 1];
+  const indexOk = RESIDENT_INDEX_TYPES.includes(args[indexAt]?.data?.constructor?.name);
+  if (kind === 1 || kind === 2) tryUpload(dataAt);
+  if ((kind === 2 || kind === 3) && indexOk) tryUpload(indexAt);
+  if (kind === 2) {
+    delete opts.out;
+    opts.resident = true;
+  }
+  if (kind === 3 && !ref.threw) {
+    const n = numel(ref.shape);
+    handles.push(opts.out = api.upload({ data: randomBytes(new Rng(c.outSeed), c.dtype, n), shape: ref.shape.slice() }));
+  }
+  if (handles.length) stats.residentCases++;
+  return { args, dispose: (result) => { for (const h of [...handles, result]) h?.dispose(); } };
+}
 
 /** Runs case n of op through api and checks it; throws an Error saying what differs. */
 export function runCase(api, op, n, cfgName) {
@@ -413,12 +446,18 @@ export function runCase(api, op, n, cfgName) {
     outObj = outBacking.subarray(c.outPad, c.outPad + n);
     opts.out = c.outKind === 1 ? outObj : { data: outObj, shape: ref.shape.slice() };
   }
+  const resident = residentArgs(api, c, ref, opts);
+  if (opts.out !== outObj && opts.out?.data !== outObj) outObj = null; // replaced by a resident output
   let res;
   let err = null;
   try {
-    res = api[op](...c.args, opts);
+    res = api[op](...resident.args, opts);
+    if (res instanceof api.ResidentTensor) res = { data: res.read(), shape: res.shape, handle: res };
+    else if (opts.out instanceof api.ResidentTensor) res = { data: opts.out.read(), shape: opts.out.shape };
   } catch (e) {
     err = e;
+  } finally {
+    resident.dispose(res?.handle);
   }
   c.args.filter(isTensor).forEach((t, i) => checkUnchanged(snaps[i], t, msg));
   if (c.outPad && !err) {

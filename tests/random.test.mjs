@@ -58,8 +58,10 @@ for (const cfg of CONFIGS) {
           const grown = api.heapStats().heapInUse - heapBefore;
           assert.ok(grown <= 1024, `wasm heap in use grew by ${grown} bytes over ${CASES_PER_OP} calls (leak)`);
         }
+        const resident = stats.residentCases - before.residentCases;
+        if (api.upload) assert.ok(resident >= CASES_PER_OP / 2, `only ${resident} cases used resident tensors`);
         t.diagnostic(`${stats.cases - before.cases} cases, ${stats.errorsChecked - before.errorsChecked} ` +
-          `expected-error cases`);
+          `expected-error cases, ${resident} with resident tensors`);
       });
     }
 

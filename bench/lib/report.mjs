@@ -1,0 +1,196 @@
+// Turns bench/results.json's object into bench/RESULTS.md (tables, ratios and the issue's
+// targets, each marked met or missed) and bench/ratios.svg (speed-ups over the fastest peer).
+import { writeFileSync } from 'node:fs';
+
+const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
+const PEER_WORKLOADS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
+
+const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
+const fmtMs = (ms) => (ms === undefined ? '–' : ms >= 10 ? ms.toFixed(1) : ms >= 0.1 ? ms.toFixed(3) : `${(ms * 1000).toFixed(2)} µs`);
+const fmtX = (x) => (x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(2)}x`);
+const fmtBytes = (b) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(2)} MiB` : `${(b / 1024).toFixed(1)} KiB`);
+
+/** Helpers over the result rows. */
+function index(report) {
+  const ok = report.results.filter((r) => !r.error);
+  const time = (impl, w) => ok.find((r) => r.impl === impl && r.workload === w)?.medianMs;
+  // The fastest peer in a mode on a workload: { impl, ms }.
+  const fastestPeer = (mode, w) => ok.filter((r) => r.family === 'peer' && r.mode === mode && r.workload === w)
+    .reduce((best, r) => (!best || r.medianMs < best.ms ? { impl: r.impl, ms: r.medianMs } : best), undefined);
+  const wg = (variant, threads, mode) => `wasm-gather ${variant} ${threads}T, ${mode}`;
+  return { ok, time, fastestPeer, wg };
+}
+
+/** Default configuration of init() on this machine: threaded, cores up to 4. */
+const defaultThreads = (report) => Math.min(4, report.machine.cores);
+
+/** Every target of issue 3: { name, value, met }. */
+export function targets(report) {
+  const { time, fastestPeer, wg } = index(report);
+  const T = defaultThreads(report);
+  const out = [];
+  const add = (name, value, met, detail = '') => out.push({ name, value, met, detail });
+
+  const residentX = PEER_WORKLOADS.map((w) => fastestPeer('resident', w)?.ms / time(wg('simd-threaded', T, 'resident'), w));
+  add('resident W1-W4b: geometric mean of speed-ups over the fastest resident peer >= 3x', fmtX(geomean(residentX)), geomean(residentX) >= 3);
+  const minRes = Math.min(...residentX);
+  add('resident W1-W4b: no workload below 1.5x', `min ${fmtX(minRes)} (${PEER_WORKLOADS[residentX.indexOf(minRes)]})`, minRes >= 1.5);
+
+  const oneShot = report.workloads.map((w) => [w.id, fastestPeer('one-shot', w.id)?.ms / time(wg('simd-threaded', T, 'one-shot'), w.id)]);
+  const worst = oneShot.reduce((a, b) => (b[1] < a[1] ? b : a));
+  add('one-shot: no slower than the fastest one-shot peer on any workload', `min ${fmtX(worst[1])} (${worst[0]})`, worst[1] >= 1);
+
+  const vsNative = LARGE.map((w) => [w, time(wg('simd', 1, 'in-wasm'), w) / time('native C, -O3, 1 thread', w)]);
+  const worstN = vsNative.reduce((a, b) => (b[1] > a[1] ? b : a));
+  add('simd, 1 thread, within 1.3x of native on the large workloads (in-wasm: everything resident, as native)',
+    `max ${fmtX(worstN[1])} (${worstN[0]})`, worstN[1] <= 1.3, vsNative.map(([w, x]) => `${w} ${fmtX(x)}`).join(', '));
+
+  for (const w of ['W2', 'W4b']) {
+    for (const mode of ['in-wasm', 'resident']) {
+      const x = time(wg('simd-threaded', 1, mode), w) / time(wg('simd-threaded', 2, mode), w);
+      add(`${w}, ${mode}: 2 threads at least 1.5x faster than 1`, fmtX(x), x >= 1.5);
+    }
+  }
+  const w5threads = time(wg('simd-threaded', 1, 'resident'), 'W5') / time(wg('simd-threaded', 2, 'resident'), 'W5');
+  add('W5, resident: 2 threads no slower than 1 (within 5% noise)', fmtX(w5threads), w5threads >= 0.95);
+
+  const w5 = time(wg('simd-threaded', T, 'resident'), 'W5');
+  const w5js = time('plain JS loops', 'W5');
+  add('W5, resident: at most 2x the plain JS loop per call', `${fmtX(w5 / w5js)} of the JS loop (${fmtMs(w5)} vs ${fmtMs(w5js)})`, w5 / w5js <= 2);
+  for (const mode of ['resident', 'one-shot']) {
+    const ort = report.results.filter((r) => !r.error && r.peer === 'onnxruntime-web' && r.mode === mode && r.workload === 'W5')
+      .reduce((m, r) => Math.min(m, r.medianMs), Infinity);
+    const x = ort / time(wg('simd-threaded', T, mode), 'W5');
+    add(`W5, ${mode}: at least 5x faster than onnxruntime-web (${mode})`, fmtX(x), x >= 5);
+  }
+
+  // Peak wasm heap per call, against the bytes the call must hold.
+  let heapOk = true;
+  const heapDetail = [];
+  for (const w of report.workloads) {
+    for (const mode of ['one-shot', 'resident']) {
+      const r = report.results.find((x) => x.impl === wg('simd-threaded', T, mode) && x.workload === w.id);
+      if (!r || r.error) continue;
+      const allowed = (mode === 'one-shot' ? w.dataBytes : 0) + w.indexBytes + w.outBytes + 2 ** 20;
+      if (r.peakCallBytes > allowed) heapOk = false;
+      heapDetail.push(`${w.id} ${mode} ${(r.peakCallBytes / (allowed - 2 ** 20)).toFixed(3)}`);
+    }
+  }
+  add('peak wasm heap per call within inputs + output + 1 MiB (one-shot) / indices + output + 1 MiB (resident)', heapOk ? 'yes' : 'no', heapOk,
+    `peak / (bytes the call must hold): ${heapDetail.join(', ')}`);
+
+  for (const { variant, threads, medianMs } of report.init) {
+    if (variant === 'simd' || threads === 2) {
+      const limit = variant === 'simd' ? 50 : 200;
+      add(`init of ${variant} (${threads}T) in Node within ${limit} ms`, `${medianMs.toFixed(1)} ms`, medianMs <= limit);
+    }
+  }
+  return out;
+}
+
+function markdown(report) {
+  const { ok, time, fastestPeer, wg } = index(report);
+  const W = report.workloads.map((w) => w.id);
+  const L = [];
+  L.push('# Benchmark results', '');
+  L.push(`${report.date}, ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}` +
+    `${report.quick ? ' (quick run: short budgets, figures are rough)' : ''}; ${report.seconds.toFixed(0)} s in all. ` +
+    'Produced by `npm run bench`. Times are medians per call; float32 data, int32 indices, random valid indices; ' +
+    'every output was checked bitwise equal to `tests/reference.mjs` before it was timed.', '');
+  L.push('Modes: **one-shot**: TypedArrays in, a new TypedArray out, everything copied per call (peers: inputs fed per run, ' +
+    'tensors created and the output downloaded per call). **resident**: the data is in the library\'s memory ' +
+    'beforehand (wasm-gather `upload`; onnxruntime-web: an initializer; tfjs: a kept tensor); per call the indices go in ' +
+    'and the output comes out to JS (wasm-gather into an `opts.out` buffer). **in-wasm**: data, indices and output all ' +
+    'resident, as in the native C driver: the kernel alone plus the call.', '');
+  L.push('## Workloads', '', '| id | workload | output | indices |', '| --- | --- | --- | --- |');
+  for (const w of report.workloads) L.push(`| ${w.id} | ${w.title} | ${fmtBytes(w.outBytes)} | ${fmtBytes(w.indexBytes)} |`);
+  L.push('', '## Median time per call (ms) and GB/s ((output + index bytes) / time)', '');
+  L.push(`| implementation | mode | ${W.join(' | ')} |`, `| --- | --- | ${W.map(() => '---:').join(' | ')} |`);
+  const impls = [...new Map(report.results.map((r) => [r.impl, r])).values()];
+  for (const r of impls) {
+    const cells = W.map((w) => {
+      const x = report.results.find((y) => y.impl === r.impl && y.workload === w);
+      if (!x) return '';
+      if (x.error) return `error: ${x.error}`;
+      return `${fmtMs(x.medianMs)} (${x.gbps.toFixed(1)})`;
+    });
+    L.push(`| ${r.impl} | ${r.mode} | ${cells.join(' | ')} |`);
+  }
+  const notes = [...new Set(ok.filter((r) => r.note).map((r) => `${r.impl}: ${r.note}`))];
+  if (notes.length) L.push('', 'Notes from the peers\' adapters:', '', ...notes.map((n) => `- ${n}`));
+
+  const T = defaultThreads(report);
+  L.push('', `## Ratios (wasm-gather as init() configures it here: simd-threaded, ${T} threads)`, '');
+  L.push(`| ratio | ${W.join(' | ')} |`, `| --- | ${W.map(() => '---:').join(' | ')} |`);
+  const row = (name, f) => L.push(`| ${name} | ${W.map((w) => fmtX(f(w))).join(' | ')} |`);
+  row('resident: fastest resident peer / wasm-gather', (w) => fastestPeer('resident', w)?.ms / time(wg('simd-threaded', T, 'resident'), w));
+  row('one-shot: fastest one-shot peer / wasm-gather', (w) => fastestPeer('one-shot', w)?.ms / time(wg('simd-threaded', T, 'one-shot'), w));
+  row('in-wasm, simd 1 thread / native C', (w) => time(wg('simd', 1, 'in-wasm'), w) / time('native C, -O3, 1 thread', w));
+  row('in-wasm / memory.copy bound', (w) => time(wg('simd-threaded', T, 'in-wasm'), w) / time('memory.copy of the output bytes (wasm)', w));
+  row('in-wasm: 1 thread / 2 threads', (w) => time(wg('simd-threaded', 1, 'in-wasm'), w) / time(wg('simd-threaded', 2, 'in-wasm'), w));
+  row('resident: 1 thread / 2 threads', (w) => time(wg('simd-threaded', 1, 'resident'), w) / time(wg('simd-threaded', 2, 'resident'), w));
+  L.push('', 'Fastest peer per workload: ' + W.map((w) => `${w} resident ${fastestPeer('resident', w)?.impl ?? '–'}, one-shot ${fastestPeer('one-shot', w)?.impl ?? '–'}`).join('; ') + '.');
+
+  L.push('', '## Targets (issue 3)', '', '| target | measured | met |', '| --- | --- | --- |');
+  for (const t of targets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+
+  L.push('', '## Peak wasm heap per call (simd-threaded)', '', '| workload | mode | peak allocated by the call | data + indices + output | wasm memory |', '| --- | --- | ---: | ---: | ---: |');
+  for (const w of report.workloads) {
+    for (const mode of ['one-shot', 'resident', 'in-wasm']) {
+      const r = report.results.find((x) => x.impl === wg('simd-threaded', T, mode) && x.workload === w.id);
+      if (r && !r.error) L.push(`| ${w.id} | ${mode} | ${fmtBytes(r.peakCallBytes)} | ${fmtBytes(w.dataBytes + w.indexBytes + w.outBytes)} | ${fmtBytes(r.memoryBytes)} |`);
+    }
+  }
+  L.push('', '## Init (until the first op has run, fresh Node process, median of runs)', '', '| variant | threads | ms |', '| --- | ---: | ---: |');
+  for (const i of report.init) L.push(`| ${i.variant} | ${i.threads} | ${i.medianMs.toFixed(1)} |`);
+  L.push('', '## Sizes', '', '| file | bytes | gzip |', '| --- | ---: | ---: |');
+  for (const s of report.sizes) L.push(`| ${s.file} | ${s.bytes} | ${s.gzip} |`);
+  return L.join('\n') + '\n';
+}
+
+/** Horizontal bars, log scale: speed-up over the fastest peer in the same mode, per workload. */
+function svg(report) {
+  const { time, fastestPeer, wg } = index(report);
+  const T = defaultThreads(report);
+  const series = [
+    { name: 'wasm-gather, resident', color: '#2b6cb0', f: (w) => fastestPeer('resident', w)?.ms / time(wg('simd-threaded', T, 'resident'), w) },
+    { name: 'wasm-gather, one-shot', color: '#68a0d8', f: (w) => fastestPeer('one-shot', w)?.ms / time(wg('simd-threaded', T, 'one-shot'), w) },
+    { name: 'native C (1 thread, no copies) vs resident peers', color: '#a0a0a0', f: (w) => fastestPeer('resident', w)?.ms / time('native C, -O3, 1 thread', w) },
+  ];
+  const W = report.workloads.map((w) => w.id);
+  const vals = W.flatMap((w) => series.map((s) => s.f(w))).filter((x) => Number.isFinite(x) && x > 0);
+  const lo = Math.min(0.5, ...vals), hi = Math.max(2, ...vals);
+  const [x0, x1, barH, gap, top] = [70, 660, 12, 14, 40];
+  const xOf = (v) => x0 + (Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo)) * (x1 - x0);
+  const height = top + W.length * (series.length * barH + gap) + 60;
+  const e = [];
+  e.push(`<svg xmlns="http://www.w3.org/2000/svg" width="700" height="${height}" font-family="sans-serif" font-size="11">`);
+  e.push(`<text x="${x0}" y="20" font-size="13">Speed-up over the fastest peer (onnxruntime-web, tfjs-backend-wasm/-cpu), same mode; log scale</text>`);
+  for (let p = Math.ceil(Math.log2(lo)); p <= Math.floor(Math.log2(hi)); p++) {
+    const v = 2 ** p, x = xOf(v);
+    e.push(`<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${height - 50}" stroke="${v === 1 ? '#000' : '#ddd'}"/>`);
+    e.push(`<text x="${x}" y="${height - 38}" text-anchor="middle">${v >= 1 ? v : v.toFixed(2)}x</text>`);
+  }
+  W.forEach((w, i) => {
+    const y = top + i * (series.length * barH + gap);
+    e.push(`<text x="${x0 - 8}" y="${y + series.length * barH / 2 + 4}" text-anchor="end">${w}</text>`);
+    series.forEach((s, j) => {
+      const v = s.f(w);
+      if (!Number.isFinite(v) || v <= 0) return;
+      const a = xOf(1), b = xOf(v);
+      e.push(`<rect x="${Math.min(a, b)}" y="${y + j * barH}" width="${Math.max(1, Math.abs(b - a))}" height="${barH - 2}" fill="${s.color}"/>`);
+      e.push(`<text x="${Math.max(a, b) + 3}" y="${y + j * barH + barH - 3}">${v.toFixed(1)}x</text>`);
+    });
+  });
+  series.forEach((s, j) => {
+    const x = x0 + j * 210;
+    e.push(`<rect x="${x}" y="${height - 22}" width="10" height="10" fill="${s.color}"/><text x="${x + 14}" y="${height - 13}">${s.name}</text>`);
+  });
+  e.push('</svg>');
+  return e.join('\n') + '\n';
+}
+
+export function writeReport(report, mdPath, svgPath) {
+  writeFileSync(mdPath, markdown(report));
+  writeFileSync(svgPath, svg(report));
+}

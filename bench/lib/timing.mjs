@@ -1,0 +1,36 @@
+// Timing of one implementation on one workload: medians of repeated calls, with several calls
+// per sample when one call is too short for the clock, awaiting calls that return promises.
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/**
+ * Times run() for about budgetMs (at least minSamples samples, at most maxSamples).
+ * Returns { medianMs, minMs, samples, callsPerSample } per call.
+ */
+export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples = 500 } = {}) {
+  const isAsync = typeof run()?.then === 'function';
+  const once = isAsync ? async (k) => { for (let i = 0; i < k; i++) await run(); } : (k) => { for (let i = 0; i < k; i++) run(); };
+  // Warm up, and find how many calls make a sample of at least 0.2 ms.
+  let k = 1;
+  for (;;) {
+    const t0 = performance.now();
+    await once(k);
+    const dt = performance.now() - t0;
+    if (dt >= 0.2 || k >= 1 << 16) break;
+    k *= 4;
+  }
+  const samples = [];
+  const start = performance.now();
+  while (samples.length < maxSamples && (samples.length < minSamples || performance.now() - start < budgetMs)) {
+    const t0 = performance.now();
+    await once(k);
+    samples.push((performance.now() - t0) / k);
+  }
+  return { medianMs: median(samples), minMs: Math.min(...samples), samples: samples.length, callsPerSample: k };
+}
+
+export { median };
