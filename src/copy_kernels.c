@@ -63,6 +63,71 @@ void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t 
   }
 }
 
+/* The commonest fused loops (4-byte elements, int32 indices) four blocks at a time in wasm SIMD:
+ * indices wrapped and checked as vectors, the four elements loaded into the lanes of one
+ * vector. Each returns how many blocks it did (a multiple of 4, stopping before a group that
+ * holds an index that is not plainly in range); the scalar loop does the rest. */
+#if defined(__wasm_simd128__) && SIZE_MAX == UINT32_MAX
+#define WG_V128_KERNELS 1
+
+/* Wraps negative lanes of v (adds s) and tells whether every lane is then below s, unsigned. */
+static inline v128_t wrap_v128(v128_t v, v128_t s) {
+  return wasm_i32x4_add(v, wasm_v128_and(wasm_i32x4_shr(v, 31), s));
+}
+
+/* The four 4-byte elements at byte offsets off (lanes) from src, stored to dst. */
+static inline void gather4_x32(uint8_t* dst, const uint8_t* src, v128_t off) {
+  v128_t r = wasm_v128_load32_zero(src + (uint32_t)wasm_i32x4_extract_lane(off, 0));
+  r = wasm_v128_load32_lane(src + (uint32_t)wasm_i32x4_extract_lane(off, 1), r, 1);
+  r = wasm_v128_load32_lane(src + (uint32_t)wasm_i32x4_extract_lane(off, 2), r, 2);
+  r = wasm_v128_load32_lane(src + (uint32_t)wasm_i32x4_extract_lane(off, 3), r, 3);
+  wasm_v128_store(dst, r);
+}
+
+/* One row: block j comes from src + idx[j] * 4. */
+static size_t row_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
+                               size_t dim_size) {
+  const v128_t s = wasm_i32x4_splat((int32_t)dim_size);
+  size_t j = 0;
+  for (; j + 4 <= n; j += 4) {
+    v128_t u = wrap_v128(wasm_v128_load(idx + j), s);
+    if (!wasm_i32x4_all_true(wasm_u32x4_lt(u, s))) break;
+    gather4_x32(dst + j * 4, src, wasm_i32x4_shl(u, 2));
+  }
+  return j;
+}
+
+/* Index triples (x, y, z): four of them are three vectors, lanes [x0 y0 z0 x1] [y1 z1 x2 y2]
+ * [z2 x3 y3 z3], checked against sizes and scaled by steps in the same rotating pattern; each
+ * block's offset is the sum of its three lanes, gathered across the vectors by shuffles. */
+static size_t triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
+                                   const size_t* sz, const size_t* st) {
+  const v128_t sa = wasm_i32x4_make(sz[0], sz[1], sz[2], sz[0]), sb = wasm_i32x4_make(sz[1], sz[2], sz[0], sz[1]),
+               sc = wasm_i32x4_make(sz[2], sz[0], sz[1], sz[2]);
+  const v128_t ka = wasm_i32x4_make(st[0], st[1], st[2], st[0]), kb = wasm_i32x4_make(st[1], st[2], st[0], st[1]),
+               kc = wasm_i32x4_make(st[2], st[0], st[1], st[2]);
+  size_t j = 0;
+  for (; j + 4 <= n; j += 4, idx += 12) {
+    v128_t a = wrap_v128(wasm_v128_load(idx), sa), b = wrap_v128(wasm_v128_load(idx + 4), sb),
+           c = wrap_v128(wasm_v128_load(idx + 8), sc);
+    v128_t ok = wasm_v128_and(wasm_u32x4_lt(a, sa), wasm_v128_and(wasm_u32x4_lt(b, sb), wasm_u32x4_lt(c, sc)));
+    if (!wasm_i32x4_all_true(ok)) break;
+    a = wasm_i32x4_mul(a, ka);
+    b = wasm_i32x4_mul(b, kb);
+    c = wasm_i32x4_mul(c, kc);
+    v128_t p0 = wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 0, 3, 6, 0), c, 0, 1, 2, 5);
+    v128_t p1 = wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 1, 4, 7, 0), c, 0, 1, 2, 6);
+    v128_t p2 = wasm_i32x4_shuffle(wasm_i32x4_shuffle(a, b, 2, 5, 0, 0), c, 0, 1, 4, 7);
+    gather4_x32(dst + j * 4, src, wasm_i32x4_add(p0, wasm_i32x4_add(p1, p2)));
+  }
+  return j;
+}
+#else
+#define WG_V128_KERNELS 0
+#define row_x32_i32_v128(dst, src, idx, n, s) 0
+#define triples_x32_i32_v128(dst, src, idx, n, sz, st) 0
+#endif
+
 /* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U. After
  * the wrap of a negative index, one unsigned compare rejects both an index below -s (it wrapped
  * around to a huge value) and one at or above s. U is size_t for int32 indices (an int32 plus a
@@ -76,29 +141,62 @@ void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t 
     const I* idx = indices;                                                                   \
     const U s = dim_sizes[0];                                                                 \
     const size_t scale = scales[0];                                                           \
-    for (size_t j = 0; j < n; ++j) {                                                          \
+    if (ramp == 0 && scale == sizeof(T)) { /* elements of one row: no multiplies */           \
+      size_t j = 0;                                                                           \
+      if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4) {                              \
+        j = row_x32_i32_v128(dst, src, (const int32_t*)idx, n, s);                            \
+      }                                                                                       \
+      for (; j < n; ++j) {                                                                    \
+        I v = idx[j];                                                                         \
+        U u = (U)v + (v < 0 ? s : 0);                                                         \
+        if (u >= s) return j;                                                                 \
+        memcpy(dst + j * sizeof(T), src + (size_t)u * sizeof(T), sizeof(T));                  \
+      }                                                                                       \
+      return n;                                                                               \
+    }                                                                                         \
+    for (size_t j = 0; j < n; ++j, src += ramp) {                                             \
       I v = idx[j];                                                                           \
       U u = (U)v + (v < 0 ? s : 0);                                                           \
       if (u >= s) return j;                                                                   \
-      memcpy(dst + j * sizeof(T), src + j * ramp + (size_t)u * scale, sizeof(T));             \
+      memcpy(dst + j * sizeof(T), src + (size_t)u * scale, sizeof(T));                        \
+    }                                                                                         \
+    return n;                                                                                 \
+  }                                                                                           \
+  /* Depth D index tuples; D a constant for the common depths, so the tuple loop unrolls. */  \
+  static inline size_t name##_tuples(uint8_t* dst, const uint8_t* src, const I* idx, size_t n, \
+                                     size_t D, const size_t* dim_sizes, const size_t* scales, \
+                                     size_t ramp) {                                           \
+    /* Local copies: the stores to dst could alias them, so they would be reloaded per block. */ \
+    size_t sizes[WG_MAX_RANK], steps[WG_MAX_RANK];                                            \
+    for (size_t c = 0; c < D; ++c) {                                                          \
+      sizes[c] = dim_sizes[c];                                                                \
+      steps[c] = scales[c];                                                                   \
+    }                                                                                         \
+    size_t j = 0;                                                                             \
+    if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4 && D == 3 && ramp == 0) {         \
+      j = triples_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes, steps);               \
+      idx += j * 3;                                                                           \
+    }                                                                                         \
+    for (; j < n; ++j, idx += D, src += ramp) {                                               \
+      size_t off = 0;                                                                         \
+      for (size_t c = 0; c < D; ++c) {                                                        \
+        I v = idx[c];                                                                         \
+        U s = sizes[c], u = (U)v + (v < 0 ? s : 0);                                           \
+        if (u >= s) return j;                                                                 \
+        off += (size_t)u * steps[c];                                                          \
+      }                                                                                       \
+      memcpy(dst + j * sizeof(T), src + off, sizeof(T));                                      \
     }                                                                                         \
     return n;                                                                                 \
   }                                                                                           \
   static size_t name##_dk(uint8_t* dst, const uint8_t* src, const void* indices, size_t n,     \
                           size_t depth, const size_t* dim_sizes, const size_t* scales,        \
                           size_t ramp) {                                                      \
-    const I* idx = indices;                                                                   \
-    for (size_t j = 0; j < n; ++j, idx += depth) {                                            \
-      size_t off = j * ramp;                                                                  \
-      for (size_t c = 0; c < depth; ++c) {                                                    \
-        I v = idx[c];                                                                         \
-        U s = dim_sizes[c], u = (U)v + (v < 0 ? s : 0);                                       \
-        if (u >= s) return j;                                                                 \
-        off += (size_t)u * scales[c];                                                         \
-      }                                                                                       \
-      memcpy(dst + j * sizeof(T), src + off, sizeof(T));                                      \
+    switch (depth) {                                                                          \
+      case 2: return name##_tuples(dst, src, indices, n, 2, dim_sizes, scales, ramp);         \
+      case 3: return name##_tuples(dst, src, indices, n, 3, dim_sizes, scales, ramp);         \
+      default: return name##_tuples(dst, src, indices, n, depth, dim_sizes, scales, ramp);    \
     }                                                                                         \
-    return n;                                                                                 \
   }
 DEFINE_FUSED(wg_fused_x8_i32, uint8_t, int32_t, size_t)
 DEFINE_FUSED(wg_fused_x16_i32, uint16_t, int32_t, size_t)
