@@ -135,6 +135,18 @@ function sizes() {
 }
 
 // ---- main ----
+// On these VMs the first touch of fresh memory costs about 3 ms per MiB, and whether a new
+// output array gets fresh pages or reuses freed ones depends on glibc's heap state, so one-shot
+// figures of every implementation swung between, say, 12 and 100 ms for a 32 MiB output. The
+// measuring process keeps freed memory for reuse instead (glibc's tunables, set for it alone,
+// the same for every implementation): the figures are then the libraries' work.
+const MALLOC_ENV = { MALLOC_MMAP_THRESHOLD_: '2147483647', MALLOC_TRIM_THRESHOLD_: '2147483647' };
+if (process.env.MALLOC_MMAP_THRESHOLD_ !== MALLOC_ENV.MALLOC_MMAP_THRESHOLD_) {
+  const { spawnSync } = await import('node:child_process');
+  const r = spawnSync(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), ...process.argv.slice(2)],
+    { stdio: 'inherit', env: { ...process.env, ...MALLOC_ENV } });
+  process.exit(r.status ?? 1);
+}
 const t0 = performance.now();
 log('generating workloads and reference outputs');
 const cases = WORKLOADS.map((w) => {

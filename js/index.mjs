@@ -139,23 +139,25 @@ function run(s, spec) {
   const dataPart = data.ptr === undefined ? align16(data.bytes) : 0;
   const indexPart = index.ptr === undefined ? align16(index.bytes) : 0;
   const total = dataPart + indexPart + align16(outBytes);
-  if (total > MAX_CALL_BYTES) { // checked before the output is allocated in JS too
+  if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const target = outputTarget(op, spec.opts, Type, outShape, s, [data, index]);
-  const transient = target.ptr === undefined && !target.resident ? total : total - align16(outBytes);
-  s.lastCallBytes = total - (target.ptr === undefined ? 0 : align16(outBytes));
+  // The output is part of the transient block unless it is resident (in place, or a new one).
+  const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
+  s.lastCallBytes = total - (target.kind === 'in-place' ? align16(outBytes) : 0);
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = data.ptr === undefined || index.ptr === undefined || target.array !== undefined;
-  const base = needsBase ? allocate(s, transient) : 0;
+  const needsBase = data.ptr === undefined || index.ptr === undefined || target.kind === 'new' || target.kind === 'array';
+  const base = needsBase ? allocate(s, dataPart + indexPart + outPart) : 0;
   // A new resident output is a block of its own, which outlives the call.
-  const outPtr = target.ptr ?? (target.resident ? allocate(s, outBytes) : base + dataPart + indexPart);
+  const outPtr = target.kind === 'in-place' ? target.ptr
+    : target.kind === 'resident' ? allocate(s, outBytes) : base + dataPart + indexPart;
   if ((needsBase && !base) || !outPtr) {
     if (base) m._free(base);
-    if (outPtr && target.resident) m._free(outPtr);
+    if (outPtr && target.kind === 'resident') m._free(outPtr);
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold now`);
   }
-  let ok = false;
+  let result;
   try {
     p.data = data.ptr ?? base;
     p.index = index.ptr ?? base + dataPart;
@@ -165,14 +167,17 @@ function run(s, spec) {
     if (indexPart) index.write(buffer, p.index);
     status = spec.execFn(p);
     if (status !== 0) throw fail(status);
-    if (target.array && outBytes) target.array.set(new Type(memory.buffer, outPtr, outLength));
-    ok = true;
+    // One copy out: slice() allocates and copies in one pass (no zero-filling first).
+    const view = new Type(memory.buffer, outPtr, outLength);
+    if (target.kind === 'new') result = { data: view.slice(), shape: outShape };
+    else if (target.kind === 'array') result = { data: outBytes ? (target.array.set(view), target.array) : target.array, shape: outShape };
+    else if (target.kind === 'resident') result = new ResidentTensor(s, outPtr, Type, outShape);
+    else result = spec.opts.out;
   } finally {
     if (base) m._free(base);
-    if (!ok && target.resident) m._free(outPtr);
+    if (!result && target.kind === 'resident') m._free(outPtr);
   }
-  if (target.resident) return new ResidentTensor(s, outPtr, Type, outShape);
-  return target.array ? { data: target.array, shape: outShape } : spec.opts.out;
+  return result;
 }
 
 /**

@@ -3,10 +3,11 @@
 // malloc'ed block; dispose() frees it, and a FinalizationRegistry frees what callers forget.
 
 // The finalizer frees a block only while its module is alive: dispose() of the module drops
-// all of its memory at once.
-const registry = new FinalizationRegistry(({ owner, ptr }) => {
-  if (!owner.closed) owner.m._free(ptr);
-});
+// all of its memory at once. Some hosts have no FinalizationRegistry (Cloudflare workerd):
+// there only dispose() frees.
+const registry = typeof FinalizationRegistry === 'function'
+  ? new FinalizationRegistry(({ owner, ptr }) => { if (!owner.closed) owner.m._free(ptr); })
+  : null;
 
 const internal = new WeakMap(); // handle -> { owner, ptr, Type, length }
 
@@ -16,7 +17,7 @@ export class ResidentTensor {
     const length = shape.reduce((a, b) => a * b, 1);
     internal.set(this, { owner, ptr, Type, length });
     this.shape = Object.freeze([...shape]);
-    registry.register(this, { owner, ptr }, this);
+    registry?.register(this, { owner, ptr }, this);
   }
 
   /** The TypedArray constructor of the data: Float32Array, Int32Array, ... */
@@ -42,7 +43,7 @@ export class ResidentTensor {
     const r = internal.get(this);
     if (r.ptr === 0) return;
     if (!r.owner.closed) r.owner.m._free(r.ptr);
-    registry.unregister(this);
+    registry?.unregister(this);
     r.ptr = 0;
   }
 }

@@ -169,10 +169,10 @@ export function commonOptions(op, opts) {
 }
 
 /**
- * Where the output goes, from opts.out and opts.resident: { array } (opts.out's TypedArray, or a
- * new one), { ptr } (opts.out is a resident tensor of `owner`, written in place) or
- * { resident: true } (a new resident tensor). Checks type, size and shape; `inputs` are the
- * descriptors of the op's tensors, which a resident out must not be.
+ * Where the output goes, from opts.out and opts.resident, as { kind }: 'new' (a new TypedArray),
+ * 'array' (into opts.out's TypedArray: { array }), 'resident' (a new resident tensor) or
+ * 'in-place' (opts.out is a resident tensor of `owner`: { ptr }). Checks type, size and shape;
+ * `inputs` are the descriptors of the op's tensors, which a resident out must not be.
  */
 export function outputTarget(op, opts, Type, shape, owner, inputs) {
   const { out, resident } = opts;
@@ -180,7 +180,7 @@ export function outputTarget(op, opts, Type, shape, owner, inputs) {
   if (resident !== undefined && typeof resident !== 'boolean') {
     throw new TypeError(`${op}: opts.resident must be true or false, got ${typeName(resident)}`);
   }
-  if (out === undefined || out === null) return resident ? { resident: true } : { array: new Type(n) };
+  if (out === undefined || out === null) return { kind: resident ? 'resident' : 'new' };
   if (resident) throw new TypeError(`${op}: give opts.out or opts.resident, not both`);
   if (out instanceof ResidentTensor) {
     const r = live(out, op, 'opts.out', owner);
@@ -188,18 +188,18 @@ export function outputTarget(op, opts, Type, shape, owner, inputs) {
     if (inputs.some((t) => t.ptr === r.ptr)) {
       throw new RangeError(`${op}: opts.out must not be one of the op's inputs (the output would overwrite what it reads)`);
     }
-    return { ptr: r.ptr };
+    return { kind: 'in-place', ptr: r.ptr };
   }
   if (ArrayBuffer.isView(out)) {
     checkOut(op, out.constructor, out.length, undefined, Type, shape);
-    return { array: out };
+    return { kind: 'array', array: out };
   }
   if (typeof out !== 'object') {
     throw new TypeError(`${op}: opts.out must be a ${Type.name}, { data, shape } or a resident tensor, got ${typeName(out)}`);
   }
   const s = out.shape ?? out.dims;
   checkOut(op, out.data?.constructor, out.data?.length, s === undefined ? undefined : checkShape(op, 'opts.out', s), Type, shape);
-  return { array: out.data };
+  return { kind: 'array', array: out.data };
 }
 
 function checkOut(op, GivenType, length, givenShape, Type, shape) {

@@ -39,7 +39,12 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
       }
       const e = upload({ data: new Float32Array(0), shape: [0, 5] });
       assert.deepEqual(e.read(), new Float32Array(0));
-      e.dispose();
+      // empty results from resident inputs, in each output form
+      const d = upload({ data: new Float32Array(4), shape: [4] }), none = upload({ data: new Int32Array(0), shape: [0] });
+      assert.deepEqual(take(d, none), { data: new Float32Array(0), shape: [0] });
+      const r = take(d, none, { resident: true });
+      assert.deepEqual([r.shape, r.read()], [[0], new Float32Array(0)]);
+      for (const t of [e, d, none, r]) t.dispose();
     });
 
     test('ops chain on resident tensors and give what the plain path gives', () => {

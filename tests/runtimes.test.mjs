@@ -7,7 +7,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 
@@ -54,7 +54,7 @@ function freePort() {
 // The modules the worker may load, as named in its config (relative imports resolve by name).
 const WORKERD_MODULES = [
   ['worker.mjs', 'tests/fixtures/workerd-worker.mjs'],
-  ...['index', 'loader', 'tensor', 'errors'].map((f) => [`js/${f}.mjs`, `js/${f}.mjs`]),
+  ...readdirSync(`${root}js`).filter((f) => f.endsWith('.mjs')).map((f) => [`js/${f}`, `js/${f}`]),
   ...['fixtures/runtime-smoke', 'seed-examples', 'random-cases', 'reference', 'rng'].map((f) => [`tests/${f}.mjs`, `tests/${f}.mjs`]),
   ['dist/wasm-gather-simd.web.mjs', 'dist/wasm-gather-simd.web.mjs'],
 ];

@@ -3,15 +3,20 @@
 //   one-shot: TypedArrays in, a new TypedArray out; everything is copied per call.
 //   resident: the data uploaded once; per call the indices go in and the output is written into
 //             the caller's buffer (opts.out), one copy out of wasm memory.
+//   resident-new: the same, but a new output array per call, as the peers return theirs.
+//   resident-chained: the same, but the output stays in wasm memory (a resident opts.out), as
+//             when a framework chains ops; nothing is copied back to JS.
 //   in-wasm:  data, indices and output all resident (opts.out is a resident tensor): the kernel
 //             and the call alone, as the native driver measures it; how ops chain in a framework.
 import { dispose, gather, gatherND, heapStats, init, take, upload } from '../../js/index.mjs';
 
-const ops = { take, gatherND, gather };
-
-function call(w, data, indices, extra) {
-  if (w.op === 'gather') return gather(data, w.opts.dim, indices, extra);
-  return ops[w.op](data, indices, { ...w.opts, ...extra });
+// A call of the workload's op as a user would write it: the options object built once, not per
+// call, so that the figures are the library's and not the harness's.
+function caller(w, extra = {}) {
+  if (w.op === 'gather') return (data, indices) => gather(data, w.opts.dim, indices, extra);
+  const op = { take, gatherND }[w.op];
+  const opts = { ...w.opts, ...extra };
+  return (data, indices) => op(data, indices, opts);
 }
 
 function runners(label) {
@@ -19,15 +24,38 @@ function runners(label) {
     {
       impl: `wasm-gather ${label}, one-shot`, family: 'wasm-gather', mode: 'one-shot',
       setup(w, t) {
-        return { run: () => call(w, t.data, t.indices).data, heap: () => heapStats(), dispose() {} };
+        const call = caller(w);
+        return { run: () => call(t.data, t.indices).data, heap: () => heapStats(), dispose() {} };
       },
     },
     {
       impl: `wasm-gather ${label}, resident`, family: 'wasm-gather', mode: 'resident',
       setup(w, t) {
         const data = upload(t.data);
-        const out = new Float32Array(w.outShape.reduce((a, b) => a * b, 1));
-        return { run: () => call(w, data, t.indices, { out }).data, heap: () => heapStats(), dispose: () => data.dispose() };
+        const call = caller(w, { out: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)) });
+        return { run: () => call(data, t.indices).data, heap: () => heapStats(), dispose: () => data.dispose() };
+      },
+    },
+    {
+      impl: `wasm-gather ${label}, resident, new array per call`, family: 'wasm-gather', mode: 'resident-new',
+      setup(w, t) {
+        const data = upload(t.data);
+        const call = caller(w);
+        return { run: () => call(data, t.indices).data, heap: () => heapStats(), dispose: () => data.dispose() };
+      },
+    },
+    {
+      impl: `wasm-gather ${label}, resident, output kept in wasm`, family: 'wasm-gather', mode: 'resident-chained',
+      setup(w, t) {
+        const data = upload(t.data);
+        const out = upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)), shape: w.outShape });
+        const call = caller(w, { out });
+        return {
+          run: () => call(data, t.indices),
+          check: () => out.read(),
+          heap: () => heapStats(),
+          dispose() { data.dispose(); out.dispose(); },
+        };
       },
     },
     {
@@ -35,8 +63,9 @@ function runners(label) {
       setup(w, t) {
         const data = upload(t.data), indices = upload(t.indices);
         const out = upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)), shape: w.outShape });
+        const call = caller(w, { out });
         return {
-          run: () => { call(w, data, indices, { out }); return out; },
+          run: () => call(data, indices),
           check: () => out.read(),
           heap: () => heapStats(),
           dispose() { data.dispose(); indices.dispose(); out.dispose(); },

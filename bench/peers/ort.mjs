@@ -1,0 +1,112 @@
+// onnxruntime-web runners for the benchmark: the wasm execution provider in Node, one session
+// per (workload, mode) holding a one-node model (bench/peers/onnx-model.mjs).
+//   one-shot: data and indices are both graph inputs, fed on every run.
+//   resident: data is an initializer of the model, so it is copied into ORT once, at setup.
+// Each mode runs with 1 and with 2 threads.
+import { createRequire, register } from 'node:module';
+import { pathToFileURL } from 'node:url';
+import { freshInitMs } from './init-ms.mjs';
+import { gatherModel } from './onnx-model.mjs';
+
+const THREADS = [1, 2];
+const ortURL = pathToFileURL(createRequire(import.meta.url).resolve('onnxruntime-web')).href.replace(/\.js$/, '.mjs');
+
+// ORT fixes its thread count when its wasm starts, once per instance of its modules, and keeps
+// its backend registry in onnxruntime-common. Two thread counts in one process need two copies
+// of both: this resolve hook passes the importer's `?ortcopy=` tag on to every onnxruntime-*
+// module it imports, so each tagged URL of onnxruntime-web loads a separate instance.
+const COPY_HOOK = `export async function resolve(specifier, context, next) {
+  const r = await next(specifier, context);
+  const tag = context.parentURL?.match(/[?&](ortcopy=\\w+)/)?.[1];
+  return tag && r.url.includes('/node_modules/onnxruntime-') ? { ...r, url: r.url + '?' + tag } : r;
+}`;
+
+let hooked = false;
+
+async function loadOrt(threads) {
+  if (!hooked) register(`data:text/javascript,${encodeURIComponent(COPY_HOOK)}`);
+  hooked = true;
+  const ort = await import(`${ortURL}?ortcopy=t${threads}`);
+  ort.env.wasm.numThreads = threads;
+  return ort;
+}
+
+/** The ONNX node for a workload, and the per-call conversion of its int32 indices, if any. */
+function onnxOp(w) {
+  const { op, opts } = w;
+  if (op === 'take') {
+    if (opts.batchDims) throw new Error('ONNX Gather has no batch_dims');
+    return { opType: 'Gather', attrs: { axis: opts.axis ?? 0 }, indicesType: 'int32' };
+  }
+  if (op === 'gather') return { opType: 'GatherElements', attrs: { axis: opts.dim }, indicesType: 'int32' };
+  return {
+    opType: 'GatherND', attrs: { batch_dims: opts.batchDims ?? 0 }, indicesType: 'int64', convert: toInt64,
+    note: 'GatherND takes int64 indices only: int32 widened to BigInt64Array in run()',
+  };
+}
+
+/** int32 -> int64 by sign extension, writing both halves through an Int32Array view (little-endian). */
+function toInt64(a) {
+  const out = new BigInt64Array(a.length);
+  const halves = new Int32Array(out.buffer);
+  for (let i = 0; i < a.length; i++) {
+    halves[2 * i] = a[i];
+    halves[2 * i + 1] = a[i] >> 31;
+  }
+  return out;
+}
+
+function runner(ort, threads, initMs, mode) {
+  const resident = mode === 'resident';
+  const how = resident ? 'data as initializer' : 'inputs fed per run';
+  return {
+    impl: `onnxruntime-web ${ort.env.versions.web} (${how}${threads > 1 ? `, ${threads} threads` : ''})`,
+    peer: 'onnxruntime-web',
+    mode,
+    threads,
+    initMs,
+    async setup(w, t) {
+      const { convert = (a) => a, note, ...node } = onnxOp(w);
+      const model = gatherModel({
+        ...node, dataShape: t.data.shape, indicesShape: t.indices.shape, outShape: w.outShape,
+        initializer: resident ? t.data.data : undefined,
+      });
+      const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
+      return {
+        note,
+        async run() {
+          const feeds = { indices: new ort.Tensor(node.indicesType, convert(t.indices.data), t.indices.shape) };
+          if (!resident) feeds.data = new ort.Tensor('float32', t.data.data, t.data.shape);
+          const { out } = await session.run(feeds); // the output is already copied out of the wasm heap
+          const data = out.data;
+          out.dispose();
+          return data;
+        },
+        dispose: () => session.release(),
+      };
+    },
+  };
+}
+
+// From nothing loaded to a first tiny Gather run, with this thread count.
+const initSource = (threads) => `
+const { gatherModel } = await import('./onnx-model.mjs');
+const model = gatherModel({ opType: 'Gather', dataShape: [2], indicesShape: [1], indicesType: 'int32', outShape: [1] });
+const t0 = performance.now();
+const ort = await import('onnxruntime-web');
+ort.env.wasm.numThreads = ${threads};
+const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
+await session.run({ data: new ort.Tensor(new Float32Array(2), [2]), indices: new ort.Tensor(new Int32Array(1), [1]) });
+console.log('INIT_MS', performance.now() - t0);
+await session.release();
+`;
+
+export async function peers() {
+  const out = [];
+  for (const threads of THREADS) {
+    const initMs = freshInitMs(initSource(threads));
+    const ort = await loadOrt(threads);
+    out.push(runner(ort, threads, initMs, 'one-shot'), runner(ort, threads, initMs, 'resident'));
+  }
+  return out;
+}
