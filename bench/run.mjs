@@ -1,6 +1,6 @@
 // The benchmark (issue 3): every implementation on every workload of bench/workloads.mjs, in one
 // run, each output checked equal to the reference before it is timed. Writes bench/results.json,
-// bench/RESULTS.md and bench/ratios.svg.
+// bench/RESULTS.md, bench/ratios.svg and the table between the bench markers in README.md.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -170,5 +170,5 @@ const report = {
 };
 report.seconds = (performance.now() - t0) / 1000;
 writeFileSync(here('./results.json'), JSON.stringify(report, null, 1) + '\n');
-writeReport(report, here('./RESULTS.md'), here('./ratios.svg'));
-log(`wrote bench/results.json, bench/RESULTS.md and bench/ratios.svg in ${report.seconds.toFixed(0)} s`);
+writeReport(report, here('./RESULTS.md'), here('./ratios.svg'), here('../README.md'));
+log(`wrote bench/results.json, bench/RESULTS.md, bench/ratios.svg and README.md's table in ${report.seconds.toFixed(0)} s`);

@@ -1,6 +1,7 @@
 // Turns bench/results.json's object into bench/RESULTS.md (tables, ratios and the issue's
-// targets, each marked met or missed) and bench/ratios.svg (speed-ups over the fastest peer).
-import { writeFileSync } from 'node:fs';
+// targets, each marked met or missed), bench/ratios.svg (speed-ups over the fastest peer) and
+// the short table between the bench markers in README.md.
+import { readFileSync, writeFileSync } from 'node:fs';
 
 const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
 const PEER_WORKLOADS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
@@ -206,7 +207,36 @@ function svg(report) {
   return e.join('\n') + '\n';
 }
 
-export function writeReport(report, mdPath, svgPath) {
+/** The short table the README shows: median ms of the main rows, and the targets. */
+function summary(report) {
+  const { time, fastestPeer, wg } = index(report);
+  const T = defaultThreads(report);
+  const W = report.workloads.map((w) => w.id);
+  const L = [`Median ms per call, ${report.machine.cores} cores, Node ${report.machine.node}, ${report.date.slice(0, 10)}` +
+    ` (wasm-gather as \`init()\` sets it up here: simd-threaded, ${T} threads):`, ''];
+  L.push(`| | ${W.join(' | ')} |`, `| --- | ${W.map(() => '---:').join(' | ')} |`);
+  const line = (name, f) => L.push(`| ${name} | ${W.map((w) => fmtMs(f(w))).join(' | ')} |`);
+  line('wasm-gather, one-shot', (w) => time(wg('simd-threaded', T, 'one-shot'), w));
+  line('wasm-gather, resident, output to JS', (w) => time(wg('simd-threaded', T, 'resident'), w));
+  line('wasm-gather, resident, output kept in wasm', (w) => time(wg('simd-threaded', T, RUNNER['resident-chained']), w));
+  line('wasm-gather, in-wasm (kernel + call)', (w) => time(wg('simd-threaded', T, 'in-wasm'), w));
+  line('wasm-gather simd, 1 thread, in-wasm', (w) => time(wg('simd', 1, 'in-wasm'), w));
+  line('native C, -O3, 1 thread', (w) => time('native C, -O3, 1 thread', w));
+  line('memory.copy of the output (bound)', (w) => time('memory.copy of the output bytes (wasm)', w));
+  line('fastest peer, one-shot', (w) => fastestPeer('one-shot', w)?.ms);
+  line('fastest peer, resident', (w) => fastestPeer('resident', w)?.ms);
+  line('plain JS loops', (w) => time('plain JS loops', w));
+  L.push('', '| target (issue 3) | measured | met |', '| --- | --- | --- |');
+  for (const t of targets(report)) L.push(`| ${t.name} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  return L.join('\n');
+}
+
+const START = '<!-- bench:start (written by npm run bench) -->', END = '<!-- bench:end -->';
+
+export function writeReport(report, mdPath, svgPath, readmePath) {
   writeFileSync(mdPath, markdown(report));
   writeFileSync(svgPath, svg(report));
+  const readme = readFileSync(readmePath, 'utf8');
+  const a = readme.indexOf(START), b = readme.indexOf(END);
+  if (a >= 0 && b > a) writeFileSync(readmePath, `${readme.slice(0, a + START.length)}\n${summary(report)}\n${readme.slice(b)}`);
 }
