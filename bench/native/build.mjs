@@ -1,5 +1,6 @@
-// Builds the native benchmark driver (bench/native/bench_native.c plus the library's C sources)
-// into build/bench-native/, only when the binary is missing or older than a source.
+// Builds the native benchmark driver (bench/native/bench_native.c over the library's C sources,
+// the bench_native target of the top-level CMakeLists.txt) into build/bench-native/, only when
+// the binary is missing or older than a source.
 //   import { buildNative } from './native/build.mjs';
 //   const bin = await buildNative(); // path of the bench_native binary
 import { execFile } from 'node:child_process';
@@ -27,6 +28,7 @@ function isStale() {
   const sources = Math.max(
     newest(join(root, 'src'), (n) => n.endsWith('.c') || n.endsWith('.h')),
     newest(join(root, 'bench', 'native')),
+    statSync(join(root, 'CMakeLists.txt')).mtimeMs,
   );
   return statSync(binary).mtimeMs < sources;
 }
@@ -63,8 +65,8 @@ export async function buildNative() {
   if (!(await haveCompiler())) {
     throw new Error('bench-native: no C compiler found (tried $CC, cc, gcc, clang); install gcc or clang');
   }
-  await run('cmake', ['-S', 'bench/native', '-B', 'build/bench-native', '-DCMAKE_BUILD_TYPE=Release']);
-  await run('cmake', ['--build', 'build/bench-native', '--parallel', '2']);
+  await run('cmake', ['-S', '.', '-B', 'build/bench-native', '-DCMAKE_BUILD_TYPE=Release']);
+  await run('cmake', ['--build', 'build/bench-native', '--target', 'bench_native', '--parallel', '2']);
   if (!existsSync(binary)) throw new Error(`bench-native: the build finished but ${binary} is missing`);
   return binary;
 }
