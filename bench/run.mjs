@@ -2,6 +2,7 @@
 // run, each output checked equal to the reference before it is timed. Writes bench/results.json,
 // bench/RESULTS.md, bench/ratios.svg and the table between the bench markers in README.md.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
+//        node bench/run.mjs --report-only   (the report again from bench/results.json)
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -135,6 +136,10 @@ function sizes() {
 }
 
 // ---- main ----
+if (process.argv.includes('--report-only')) { // rewrite the report from the last results.json
+  writeReport(JSON.parse(readFileSync(here('./results.json'), 'utf8')), here('./RESULTS.md'), here('./ratios.svg'), here('../README.md'));
+  process.exit(0);
+}
 // On these VMs the first touch of fresh memory costs about 3 ms per MiB, and whether a new
 // output array gets fresh pages or reuses freed ones depends on glibc's heap state, so one-shot
 // figures of every implementation swung between, say, 12 and 100 ms for a 32 MiB output. The

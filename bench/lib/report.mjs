@@ -177,12 +177,13 @@ function svg(report) {
   const W = report.workloads.map((w) => w.id);
   const vals = W.flatMap((w) => series.map((s) => s.f(w))).filter((x) => Number.isFinite(x) && x > 0);
   const lo = Math.min(0.5, ...vals), hi = Math.max(2, ...vals);
-  const [x0, x1, barH, gap, top] = [70, 660, 12, 14, 40];
+  const [x0, x1, barH, gap, top] = [70, 660, 12, 14, 50];
   const xOf = (v) => x0 + (Math.log(v) - Math.log(lo)) / (Math.log(hi) - Math.log(lo)) * (x1 - x0);
   const height = top + W.length * (series.length * barH + gap) + 70;
   const e = [];
   e.push(`<svg xmlns="http://www.w3.org/2000/svg" width="700" height="${height}" font-family="sans-serif" font-size="11">`);
-  e.push(`<text x="${x0}" y="20" font-size="13">Speed-up over the fastest peer (onnxruntime-web, tfjs-backend-wasm/-cpu), same mode; log scale</text>`);
+  e.push(`<text x="10" y="16" font-size="13">Speed-up over the fastest peer in the same mode (log scale; right of 1x is faster)</text>`);
+  e.push(`<text x="10" y="30" fill="#555">peers: onnxruntime-web 1.30 (1 and 2 threads), tfjs 4.22 cpu and wasm; ${report.machine.cores} cores, Node ${report.machine.node}</text>`);
   for (let p = Math.ceil(Math.log2(lo)); p <= Math.floor(Math.log2(hi)); p++) {
     const v = 2 ** p, x = xOf(v);
     e.push(`<line x1="${x}" y1="${top - 6}" x2="${x}" y2="${height - 50}" stroke="${v === 1 ? '#000' : '#ddd'}"/>`);
