@@ -169,10 +169,14 @@ function run(s, spec) {
     if (status !== 0) throw fail(status);
     // One copy out: slice() allocates and copies in one pass (no zero-filling first).
     const view = new Type(memory.buffer, outPtr, outLength);
-    if (target.kind === 'new') result = { data: view.slice(), shape: outShape };
-    else if (target.kind === 'array') result = { data: outBytes ? (target.array.set(view), target.array) : target.array, shape: outShape };
-    else if (target.kind === 'resident') result = new ResidentTensor(s, outPtr, Type, outShape);
-    else result = spec.opts.out;
+    if (target.kind === 'new') {
+      result = { data: view.slice(), shape: outShape };
+    } else if (target.kind === 'array') {
+      target.array.set(view);
+      result = { data: target.array, shape: outShape };
+    } else {
+      result = target.kind === 'resident' ? new ResidentTensor(s, outPtr, Type, outShape) : spec.opts.out;
+    }
   } finally {
     if (base) m._free(base);
     if (!result && target.kind === 'resident') m._free(outPtr);
