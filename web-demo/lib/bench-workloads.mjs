@@ -1,0 +1,51 @@
+// The benchmark workloads of bench/workloads.mjs, full size or scaled down (same ops, options,
+// generator and seeds; smaller leading dimensions) so that a run takes seconds and little memory.
+import { WORKLOADS, makeTensors } from '../../bench/workloads.mjs';
+
+const size = (shape) => shape.reduce((a, b) => a * b, 1);
+
+function randomIndices(next, shape, limits) {
+  const a = new Int32Array(size(shape));
+  for (let i = 0; i < a.length; i++) a[i] = next() % limits[i % limits.length];
+  return { data: a, shape };
+}
+
+function rowPermutations(next, rows, cols) {
+  const a = new Int32Array(rows * cols);
+  for (let r = 0; r < rows; r++) {
+    const p = a.subarray(r * cols, (r + 1) * cols);
+    for (let i = 0; i < cols; i++) p[i] = i;
+    for (let i = cols - 1; i > 0; i--) {
+      const j = next() % (i + 1);
+      const t = p[i]; p[i] = p[j]; p[j] = t;
+    }
+  }
+  return { data: a, shape: [rows, cols] };
+}
+
+// Small versions: data of 1-8 MB instead of up to 65 MB.
+const SMALL = {
+  W1: { dataShape: [4000, 512], outShape: [512, 512], indices: (n) => randomIndices(n, [512], [4000]) },
+  W2: { dataShape: [8, 1024, 256], outShape: [8, 512, 256], indices: (n) => randomIndices(n, [8, 512, 1], [1024]) },
+  W3: { dataShape: [128, 128, 16], outShape: [32768], indices: (n) => randomIndices(n, [32768, 3], [128, 128, 16]) },
+  W4a: { dataShape: [32, 32000], outShape: [32, 64], indices: (n) => randomIndices(n, [32, 64], [32000]) },
+  W4b: { dataShape: [512, 1024], outShape: [512, 1024], indices: (n) => rowPermutations(n, 512, 1024) },
+  W5: {},
+};
+
+const shapeText = (s) => `[${s.join(', ')}]`;
+
+/** The workloads at scale 'small' or 'full': [{ id, title, op, opts, dataShape, outShape, make() }]. */
+export function workloads(scale) {
+  return WORKLOADS.map((w) => {
+    const s = scale === 'full' ? {} : SMALL[w.id] ?? {};
+    const v = { ...w, ...s };
+    if (s.dataShape) {
+      const idxShape = s.indices(() => 0).shape;
+      v.title = `${w.title.split(':')[0]}: ${shapeText(s.dataShape)} by ${shapeText(idxShape)}`;
+    }
+    v.make = () => makeTensors(v);
+    v.bytes = size(v.dataShape) * 4;
+    return v;
+  });
+}

@@ -1,0 +1,47 @@
+// Runs every seed example through the library on load and compares with the documented
+// output (shape-only examples: with tests/reference.mjs). The result is the badge in the
+// header; it is also what tests/browser.test.mjs reads.
+import { fmtNum } from './dom.mjs';
+
+const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape) && x.data !== undefined;
+const num = (v) => (typeof v === 'bigint' ? Number(v) : v);
+const same = (a, b) => num(a) === num(b) || (Number.isNaN(num(a)) && Number.isNaN(num(b)));
+
+/** null when out matches expected ({ data?, shape }), else what differs. */
+export function compare(out, expected) {
+  if (!isTensor(out)) return `result is not a tensor: ${String(out)}`;
+  const shape = Array.from(out.shape);
+  if (shape.length !== expected.shape.length || shape.some((d, i) => d !== expected.shape[i])) {
+    return `shape [${shape}] ≠ expected [${expected.shape}]`;
+  }
+  if (!expected.data) return null;
+  if (out.data.length !== expected.data.length) return `${out.data.length} values, expected ${expected.data.length}`;
+  for (let i = 0; i < out.data.length; i++) {
+    if (!same(out.data[i], expected.data[i])) return `value ${i}: got ${fmtNum(out.data[i])}, expected ${fmtNum(expected.data[i])}`;
+  }
+  return null;
+}
+
+const REF = { gather: 'refGather', gatherND: 'refGatherND', take: 'refTake' };
+
+/** The reference output of a seed example (tests/reference.mjs). */
+export const referenceOf = (ref, ex) => ref[REF[ex.op]](...ex.args, ex.opts);
+
+/** [{ title, source, op, pass, problem }] for every seed example. */
+export function selfCheck(api, ref, examples) {
+  return examples.map((ex) => {
+    let problem = null;
+    try {
+      const out = api[ex.op](...ex.args, ex.opts);
+      problem = compare(out, ex.expected);
+      if (!problem && ex.checkAgainstReference) {
+        const r = referenceOf(ref, ex);
+        const p = compare(out, { data: r.data, shape: Array.from(r.shape) });
+        if (p) problem = `differs from tests/reference.mjs: ${p}`;
+      }
+    } catch (err) {
+      problem = `threw ${err?.name}: ${err?.message}`;
+    }
+    return { title: ex.title, source: ex.source, op: ex.op, pass: !problem, problem };
+  });
+}
