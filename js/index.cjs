@@ -17,3 +17,14 @@ for (const name of ['gather', 'gatherND', 'take', 'upload', 'dispose', 'heapStat
     return api[name](...args);
   };
 }
+
+// The class lives in the ES module, loaded by init(); instanceof works through it once loaded.
+exports.ResidentTensor = class ResidentTensor {
+  constructor() {
+    throw new TypeError("ResidentTensor: made by upload() or an op's { resident: true }, not by new");
+  }
+
+  static [Symbol.hasInstance](x) {
+    return api !== null && x instanceof api.ResidentTensor;
+  }
+};

@@ -88,11 +88,18 @@ export interface TakeOptions<T extends DataArray> extends CommonOptions<T> {
 export type Variant = 'simd-threaded' | 'simd';
 
 export interface InitOptions {
-  /** Default: 'simd-threaded' where threads can run (Node, Bun, cross-origin isolated pages). */
+  /**
+   * Default: 'simd-threaded' where threads can run (Node, Bun, cross-origin isolated pages and
+   * their workers), else 'simd'. Asking for threads where they can't run gives 'simd' on one
+   * thread and one console warning saying why.
+   */
   variant?: Variant;
   /** Threads in all, the caller included. Default: the machine's cores, at most 4. */
   threads?: number;
-  /** A precompiled module (required in edge runtimes that forbid compiling), bytes, or a URL. */
+  /**
+   * A precompiled module (required in edge runtimes that forbid compiling; instantiated
+   * synchronously), bytes, or a URL (rejects, naming it, if what it serves is not wasm).
+   */
   wasm?: WebAssembly.Module | BufferSource | URL | string;
   /** Advanced: ops moving fewer bytes than this run on the calling thread alone (default 32768). */
   parallelThreshold?: number;

@@ -3,17 +3,16 @@
 
 const VARIANTS = ['simd-threaded', 'simd'];
 
-// Static import() specifiers, so that bundlers can see every file the library may load.
-const GLUES = {
-  'simd-threaded': {
-    node: () => import('../dist/wasm-gather-simd-threaded.node.cjs'),
-    web: () => import('../dist/wasm-gather-simd-threaded.web.mjs'),
-  },
-  simd: {
-    node: () => import('../dist/wasm-gather-simd.node.cjs'),
-    web: () => import('../dist/wasm-gather-simd.web.mjs'),
-  },
+// The web glues are static import() specifiers, so that bundlers see and include them. The Node
+// glues (CommonJS, worker_threads, fs) and node: modules are imported through a computed URL
+// that bundlers leave alone: only Node and Bun ever load them, and a browser bundle that
+// resolved them would fail on 'fs'.
+const WEB_GLUES = {
+  'simd-threaded': () => import('../dist/wasm-gather-simd-threaded.web.mjs'),
+  simd: () => import('../dist/wasm-gather-simd.web.mjs'),
 };
+const hostImport = (specifier) => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
+const nodeGlue = (variant) => hostImport(new URL(/* @vite-ignore */ `../dist/wasm-gather-${variant}.node.cjs`, import.meta.url).href);
 const WASM_URLS = {
   'simd-threaded': () => new URL('../dist/wasm-gather-simd-threaded.wasm', import.meta.url),
   simd: () => new URL('../dist/wasm-gather-simd.wasm', import.meta.url),
@@ -24,13 +23,33 @@ export function detectEnvironment() {
   const g = globalThis;
   const isDeno = typeof g.Deno === 'object';
   const isWorkerd = typeof g.navigator === 'object' && g.navigator.userAgent === 'Cloudflare-Workers';
+  const isEdgeLight = typeof g.EdgeRuntime === 'string'; // Vercel Edge and its edge-runtime package
   // Node and Bun: the CommonJS glue with worker_threads. Deno and workerd also report
   // process.versions.node, but must take the web glue (toolchain-notes.md).
-  const isNode = typeof g.process === 'object' && !!g.process.versions?.node && !isDeno && !isWorkerd;
+  const isNode = typeof g.process === 'object' && !!g.process.versions?.node && !isDeno && !isWorkerd && !isEdgeLight;
   const hasSAB = typeof g.SharedArrayBuffer === 'function';
+  const hasWorker = typeof g.Worker === 'function';
   // Browsers only hand SharedArrayBuffer to workers on cross-origin isolated pages.
-  const canThread = hasSAB && (isNode || (g.crossOriginIsolated === true && typeof g.Worker === 'function' && !isDeno));
-  return { isNode, isDeno, isWorkerd, hasSAB, canThread };
+  const canThread = hasSAB && (isNode || (g.crossOriginIsolated === true && hasWorker && !isDeno));
+  return { isNode, isDeno, isWorkerd, isEdgeLight, hasSAB, hasWorker, canThread };
+}
+
+/** Why this host cannot run the threaded build, in words for a warning. */
+function noThreadsReason(env) {
+  if (env.isDeno) return "Deno cannot start this build's worker threads";
+  if (env.isWorkerd || env.isEdgeLight || !env.hasWorker) return 'this host has no Worker (edge runtimes run one thread)';
+  if (!env.hasSAB || globalThis.crossOriginIsolated !== true) {
+    return 'the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and ' +
+      'Cross-Origin-Embedder-Policy: require-corp), so SharedArrayBuffer cannot be shared with workers';
+  }
+  return 'this host cannot share memory with workers';
+}
+
+const warned = new Set();
+function warnOnce(message) {
+  if (warned.has(message)) return;
+  warned.add(message);
+  console.warn(message);
 }
 
 // The smallest module that uses a v128 instruction: validates only where SIMD is supported.
@@ -40,7 +59,7 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 async function defaultThreads(env) {
   let cores = globalThis.navigator?.hardwareConcurrency;
   if (!cores && env.isNode) {
-    const os = await import('node:os');
+    const os = await hostImport('node:os');
     cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
   }
   return Math.max(1, Math.min(4, cores || 1));
@@ -55,32 +74,55 @@ export async function chooseConfig(opts, env) {
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
     throw new RangeError(`init: opts.threads must be an integer from 1 to 64, got ${String(threads)}`);
   }
-  if (variant === 'simd-threaded' && !env.hasSAB) {
-    throw new Error("init: variant 'simd-threaded' needs SharedArrayBuffer, which this host does not " +
-      "provide (a browser page must be cross-origin isolated: COOP same-origin + COEP require-corp); " +
-      "use variant 'simd' or leave it unset");
+  if (!env.canThread) {
+    // Threads asked for (the threaded variant, or more than one thread) but not available here:
+    // say why once, and run the single-threaded build.
+    if (variant === 'simd-threaded' || (variant === undefined && threads > 1)) {
+      warnOnce(`wasm-gather: running on one thread (variant 'simd'): ${noThreadsReason(env)}`);
+    }
+    return { variant: 'simd', threads: 1 };
   }
-  const chosen = variant ?? (env.canThread && threads !== 1 ? 'simd-threaded' : 'simd');
-  let n = chosen === 'simd' ? 1 : (threads ?? await defaultThreads(env));
-  if (!env.canThread) n = 1; // a pthreads build with a pool of 0 still runs, on the caller
-  return { variant: chosen, threads: n };
+  const chosen = variant ?? (threads !== 1 ? 'simd-threaded' : 'simd');
+  return { variant: chosen, threads: chosen === 'simd' ? 1 : (threads ?? await defaultThreads(env)) };
 }
 
+const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"
+
+// Compiles bytes that came from `url`, or says plainly that they are not wasm (a server that
+// answers every path with its HTML page is the usual cause).
+function compileFetched(bytes, url, contentType) {
+  const head = new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 4));
+  if (!WASM_MAGIC.every((b, i) => head[i] === b)) {
+    const start = new TextDecoder().decode(new Uint8Array(bytes, 0, Math.min(bytes.byteLength, 40)));
+    throw new Error(`init: ${url} is not a WebAssembly module (content-type ${contentType || 'unset'}, ` +
+      `it starts with ${JSON.stringify(start)}); the server must serve the package's .wasm file at that URL`);
+  }
+  return WebAssembly.compile(bytes);
+}
+
+// A WebAssembly.Module, also one made in another realm (edge-runtime hands its bindings in
+// from the host's realm, where instanceof fails).
+const isModule = (x) => x instanceof WebAssembly.Module || Object.prototype.toString.call(x) === '[object WebAssembly.Module]';
+
 async function compileWasm(source, variant, env) {
-  if (source instanceof WebAssembly.Module) return source;
+  if (isModule(source)) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
   const url = source === undefined ? WASM_URLS[variant]() : source instanceof URL ? source : new URL(String(source), import.meta.url);
   if (env.isNode && url.protocol === 'file:') {
     // Node's fetch() does not read file: URLs.
-    const [{ readFile }, { fileURLToPath }] = await Promise.all([import('node:fs/promises'), import('node:url')]);
-    return WebAssembly.compile(await readFile(fileURLToPath(url)));
+    const [{ readFile }, { fileURLToPath }] = await Promise.all([hostImport('node:fs/promises'), hostImport('node:url')]);
+    const buf = await readFile(fileURLToPath(url));
+    return compileFetched(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength), url, '');
   }
   const response = await fetch(url);
   if (!response.ok) throw new Error(`init: could not fetch ${url} (HTTP ${response.status})`);
-  if (WebAssembly.compileStreaming && response.headers.get('content-type') === 'application/wasm') {
-    return WebAssembly.compileStreaming(response);
+  const contentType = response.headers.get('content-type') ?? '';
+  if (WebAssembly.compileStreaming && contentType === 'application/wasm') {
+    return WebAssembly.compileStreaming(response).catch((e) => {
+      throw new Error(`init: ${url} did not compile as WebAssembly: ${e.message}`);
+    });
   }
-  return WebAssembly.compile(await response.arrayBuffer());
+  return compileFetched(await response.arrayBuffer(), url, contentType);
 }
 
 function findMemory(instance, imports) {
@@ -100,9 +142,13 @@ export async function load(opts = {}) {
   if (!WebAssembly.validate(SIMD_PROBE)) {
     throw new Error('init: this WebAssembly engine has no SIMD support, which wasm-gather requires');
   }
-  const { variant, threads } = await chooseConfig(opts, env);
+  const precompiled = isModule(opts.wasm);
+  // A given Module is one build: the threaded one imports its (shared) memory, the other doesn't.
+  const given = precompiled && opts.variant === undefined &&
+    !WebAssembly.Module.imports(opts.wasm).some((i) => i.kind === 'memory') ? { variant: 'simd' } : {};
+  const { variant, threads } = await chooseConfig({ ...opts, ...given }, env);
   const [glue, wasmModule] = await Promise.all([
-    GLUES[variant][env.isNode ? 'node' : 'web'](),
+    env.isNode ? nodeGlue(variant) : WEB_GLUES[variant](),
     compileWasm(opts.wasm, variant, env),
   ]);
   const factory = glue.default;
@@ -112,6 +158,18 @@ export async function load(opts = {}) {
     // Always instantiate from our compiled Module: the glue's own loading fetches file paths,
     // which fails in Node, and compiling bytes is forbidden in workerd.
     instantiateWasm(imports, receiveInstance) {
+      if (precompiled) {
+        // The caller's Module (edge runtimes): instantiate synchronously, nothing to compile.
+        try {
+          const instance = new WebAssembly.Instance(wasmModule, imports);
+          memory = findMemory(instance, imports);
+          receiveInstance(instance, wasmModule);
+          return instance.exports;
+        } catch (e) {
+          failed(e); // the glue would only log it and never resolve
+          return {};
+        }
+      }
       WebAssembly.instantiate(wasmModule, imports).then((instance) => {
         memory = findMemory(instance, imports);
         receiveInstance(instance, wasmModule);

@@ -1,25 +1,42 @@
-// The library in the other runtimes it targets, with their real binaries from npm (.ci/run
-// installs them with npm install --no-save; see there for the versions):
-// Bun (threads through the Node glue), Deno (the web glue, no threads) and Cloudflare's workerd
-// (the web glue, a precompiled module, no threads, no compiling). Each runs
-// tests/fixtures/runtime-smoke.mjs: every seed example with documented data, 300 seeded random
-// cases against the reference, one error, and dispose; Bun and Deno must also exit by themselves.
-import { test } from 'node:test';
+// The packed package (npm pack, installed into a scratch app as a user would) in every
+// non-browser runtime it targets, with their real binaries from npm (.ci/run installs deno, bun
+// and workerd with npm install --no-save; see there for the versions): Node through import and
+// require, Bun (threads through the Node glue), Deno (the web glue, one thread), Cloudflare's
+// workerd and Vercel's edge-runtime (a precompiled module, no compiling), and tsc on a consumer.
+// Each runs the README example for it (tests/package/app/) and the smoke suite
+// (tests/fixtures/runtime-smoke.mjs: every seed example with documented data, 300 seeded random
+// cases against the reference, one error, dispose); processes must exit by themselves.
+import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { createServer as createHttpServer } from 'node:http';
+import { basename, relative } from 'node:path';
+import { packAndInstall, root } from './package/install.mjs';
+import { bundle } from './package/bundle.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Without the binary (npm ci not run) a runtime is skipped locally, and fails under CI.
 const skip = (name) => (existsSync(bin(name)) || process.env.CI ? false : `${name} not installed (see .ci/run)`);
+
+let pkg; // { app, dir, tarball, packed }
+before(() => { pkg = packAndInstall('runtimes'); });
+
+const EXAMPLE_ROWS = [5, 6, 1, 2];
+function checkExample(out, variant) {
+  assert.equal(out.variant, variant);
+  assert.equal(out.simd, true);
+  if (variant === 'simd-threaded') assert.ok(out.threads > 1, `threads ${out.threads}`);
+  else assert.equal(out.threads, 1);
+  assert.deepEqual(out.rows, EXAMPLE_ROWS);
+}
 
 function checkSmoke(out, variant) {
   assert.equal(out.info.variant, variant);
   assert.equal(out.info.simd, true);
   if (variant === 'simd-threaded') assert.ok(out.info.threads > 1, `threads ${out.info.threads}`);
+  else assert.equal(out.info.threads, 1);
   assert.deepEqual(out.seeds.failures, []);
   assert.ok(out.seeds.total >= 20 && out.seeds.passed === out.seeds.total, JSON.stringify(out.seeds));
   assert.deepEqual(out.random.failures, []);
@@ -27,19 +44,92 @@ function checkSmoke(out, variant) {
   assert.match(out.error, /^RangeError: take: indices\[0\] = 3 is out of range for dimension 0 of params, which has size 3/);
 }
 
-function runScript(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', timeout: 60000 });
-  assert.equal(r.error, undefined, `${cmd} did not exit by itself: ${r.error}`);
+// Runs a script in the app; it must exit by itself and print JSON on its last line, nothing on stderr.
+function run(cmd, args) {
+  const r = spawnSync(cmd, args, { cwd: pkg.app, encoding: 'utf8', timeout: 60000, env: { ...process.env, NO_COLOR: '1' } });
+  assert.equal(r.error, undefined, `${cmd} ${args.join(' ')} did not exit by itself: ${r.error}`);
   assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stderr.replace(/^(npm warn|Warning).*\n/gm, ''), '', 'stderr (warnings) should be empty');
   return JSON.parse(r.stdout.trim().split('\n').at(-1));
 }
 
+test('the tarball: built .wasm files and glues, no sources, no eval or new Function', () => {
+  const files = pkg.packed.files.map((f) => f.path).sort();
+  for (const v of ['simd', 'simd-threaded']) {
+    assert.ok(files.includes(`dist/wasm-gather-${v}.wasm`), `dist/wasm-gather-${v}.wasm missing`);
+    assert.ok(files.includes(`dist/wasm-gather-${v}.web.mjs`) && files.includes(`dist/wasm-gather-${v}.node.cjs`));
+  }
+  assert.deepEqual(files.filter((f) => /^(src|tests|bench|web-demo|scripts|build)\/|\.build-stamp|glue\//.test(f)), []);
+  const installed = `${pkg.app}/node_modules/wasm-gather/`;
+  for (const f of files.filter((f) => /\.(mjs|cjs|js)$/.test(f))) {
+    const text = readFileSync(installed + f, 'utf8');
+    assert.doesNotMatch(text, /\beval\s*\(|new\s+Function\b/, `${f} uses eval or new Function`);
+  }
+  console.log(`tarball ${pkg.packed.filename}: ${pkg.packed.size} bytes packed, ${pkg.packed.unpackedSize} unpacked, ${files.length} files`);
+});
+
+test('init: a precompiled Module is instantiated synchronously; bytes that are not wasm are named', async () => {
+  const api = await import(`${pkg.app}/node_modules/wasm-gather/js/index.mjs`);
+  const wasmFile = `${pkg.app}/node_modules/wasm-gather/dist/wasm-gather-simd.wasm`;
+  const module = await WebAssembly.compile(readFileSync(wasmFile));
+  const { instantiate, compile } = WebAssembly;
+  // Nothing async may be used with a Module: as in workerd, where compiling is refused.
+  WebAssembly.instantiate = WebAssembly.compile = () => { throw new Error('compiled or instantiated asynchronously'); };
+  try {
+    // No variant given: the Module's imports say which build it is (simd here, even in Node).
+    assert.deepEqual(await api.init({ wasm: module }), { variant: 'simd', threads: 1, simd: true });
+  } finally {
+    Object.assign(WebAssembly, { instantiate, compile });
+    api.dispose();
+  }
+  // A misconfigured server that answers every path with its HTML page.
+  const server = createHttpServer((req, res) => res.writeHead(200, { 'content-type': 'text/html' }).end('<!doctype html><title>app</title>'));
+  await new Promise((r) => server.listen(0, '127.0.0.1', r));
+  const url = `http://127.0.0.1:${server.address().port}/assets/wasm-gather-simd.wasm`;
+  try {
+    await assert.rejects(api.init({ variant: 'simd', wasm: url }), (e) => {
+      assert.equal(e.message, `init: ${url} is not a WebAssembly module (content-type text/html, it starts with ` +
+        '"<!doctype html><title>app</title>"); the server must serve the package\'s .wasm file at that URL');
+      return true;
+    });
+  } finally {
+    server.close();
+  }
+  assert.deepEqual(await api.init({ variant: 'simd' }), { variant: 'simd', threads: 1, simd: true }, 'init works after the error');
+  api.dispose();
+});
+
+test("README: each Environments example is, verbatim, a file these tests run", () => {
+  const readme = readFileSync(`${root}README.md`, 'utf8');
+  const section = readme.slice(readme.indexOf('## Environments'), readme.indexOf('\n## ', readme.indexOf('## Environments') + 1));
+  const blocks = [...section.matchAll(/```(?:js|html)\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+  const files = ['node.mjs', 'node.cjs', 'browser/index.html', 'browser/worker.mjs', 'vite/main.mjs', 'worker.mjs', 'edge/api.mjs'];
+  assert.deepEqual(blocks, files.map((f) => readFileSync(`${root}tests/package/app/${f}`, 'utf8').trimEnd()));
+});
+
+test('Node, import: threaded', () => {
+  checkExample(run(process.execPath, ['node.mjs']), 'simd-threaded');
+  checkSmoke(run(process.execPath, ['smoke.mjs']), 'simd-threaded');
+});
+
+test('Node, require: threaded', () => {
+  checkExample(run(process.execPath, ['node.cjs']), 'simd-threaded');
+  checkSmoke(run(process.execPath, ['smoke.cjs']), 'simd-threaded');
+});
+
 test('Bun: threaded, through the Node glue', { skip: skip('bun') }, () => {
-  checkSmoke(runScript(bin('bun'), ['tests/fixtures/runtime-main.mjs']), 'simd-threaded');
+  checkExample(run(bin('bun'), ['node.mjs']), 'simd-threaded');
+  checkSmoke(run(bin('bun'), ['smoke.mjs']), 'simd-threaded');
 });
 
 test('Deno: the web glue, single-threaded', { skip: skip('deno') }, () => {
-  checkSmoke(runScript(bin('deno'), ['run', '--allow-read', 'tests/fixtures/runtime-main.mjs']), 'simd');
+  checkExample(run(bin('deno'), ['run', '--allow-read', 'node.mjs']), 'simd');
+  checkSmoke(run(bin('deno'), ['run', '--allow-read', 'smoke.mjs']), 'simd');
+});
+
+test('TypeScript: tsc --noEmit on a consumer of every export', () => {
+  const r = spawnSync(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: pkg.app, encoding: 'utf8', timeout: 60000 });
+  assert.equal(r.status, 0, r.stdout + r.stderr);
 });
 
 function freePort() {
@@ -51,47 +141,67 @@ function freePort() {
   });
 }
 
-// The modules the worker may load, as named in its config (relative imports resolve by name).
-const WORKERD_MODULES = [
-  ['worker.mjs', 'tests/fixtures/workerd-worker.mjs'],
-  ...readdirSync(`${root}js`).filter((f) => f.endsWith('.mjs')).map((f) => [`js/${f}`, `js/${f}`]),
-  ...['fixtures/runtime-smoke', 'seed-examples', 'random-cases', 'reference', 'rng'].map((f) => [`tests/${f}.mjs`, `tests/${f}.mjs`]),
-  ['dist/wasm-gather-simd.web.mjs', 'dist/wasm-gather-simd.web.mjs'],
-];
-
-test('workerd: a precompiled module through the web glue', { skip: skip('workerd'), timeout: 60000 }, async () => {
-  const port = await freePort();
-  const dir = `${root}build/workerd`;
-  mkdirSync(dir, { recursive: true });
-  // embed paths are relative to the config file, which lives in build/workerd/
-  const modules = WORKERD_MODULES.map(([name, file]) => `    (name = "${name}", esModule = embed "../../${file}"),`);
-  modules.push('    (name = "dist/wasm-gather-simd.wasm", wasm = embed "../../dist/wasm-gather-simd.wasm"),');
-  writeFileSync(`${dir}/config.capnp`, `using Workerd = import "/workerd/workerd.capnp";
+test('Cloudflare workerd: bundled as wrangler does, the .wasm imported as a module, over HTTP', { skip: skip('workerd'), timeout: 90000 }, async () => {
+  const out = `${pkg.dir}/workerd`;
+  mkdirSync(out, { recursive: true });
+  // wrangler: esbuild with the workerd conditions; a .wasm import stays a module of the worker.
+  const services = [];
+  for (const name of ['worker', 'worker-smoke']) {
+    const wasm = await bundle({
+      app: pkg.app, entry: `./${name}.mjs`, outfile: `${out}/${name}.mjs`, conditions: ['workerd', 'worker'],
+      onWasm: (path) => ({ path: `./${basename(path)}` }),
+    });
+    services.push({ name, port: await freePort(), wasm: [...new Set(wasm)] });
+  }
+  writeFileSync(`${out}/config.capnp`, `using Workerd = import "/workerd/workerd.capnp";
 const config :Workerd.Config = (
-  services = [ (name = "main", worker = .w) ],
-  sockets = [ (name = "http", address = "127.0.0.1:${port}", http = (), service = "main") ],
+  services = [ ${services.map((s) => `(name = "${s.name}", worker = .${s.name.replace('-', '')})`).join(', ')} ],
+  sockets = [ ${services.map((s) => `(name = "${s.name}", address = "127.0.0.1:${s.port}", http = (), service = "${s.name}")`).join(', ')} ],
 );
-const w :Workerd.Worker = (
+${services.map((s) => `const ${s.name.replace('-', '')} :Workerd.Worker = (
   modules = [
-${modules.join('\n')}
+    (name = "${s.name}.mjs", esModule = embed "${s.name}.mjs"),
+${s.wasm.map((w) => `    (name = "${basename(w)}", wasm = embed "${relative(out, w)}"),`).join('\n')}
   ],
   compatibilityDate = "2025-01-01",
-);
+);`).join('\n')}
 `);
-  const child = spawn(bin('workerd'), ['serve', `${dir}/config.capnp`], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child = spawn(bin('workerd'), ['serve', `${out}/config.capnp`], { stdio: ['ignore', 'ignore', 'pipe'] });
   let stderr = '';
   child.stderr.on('data', (d) => { stderr += d; });
   try {
-    let res;
-    for (let i = 0; i < 100 && !res; i++) {
-      if (child.exitCode !== null) assert.fail(`workerd exited (${child.exitCode}): ${stderr}`);
-      res = await fetch(`http://127.0.0.1:${port}/`).catch(() => new Promise((r) => setTimeout(r, 200)));
-    }
-    assert.ok(res, `workerd did not answer: ${stderr}`);
-    const body = await res.text();
-    assert.equal(res.status, 200, body);
-    checkSmoke(JSON.parse(body), 'simd');
+    const get = async (port) => {
+      for (let i = 0; i < 100; i++) {
+        if (child.exitCode !== null) assert.fail(`workerd exited (${child.exitCode}): ${stderr}`);
+        const res = await fetch(`http://127.0.0.1:${port}/`).catch(() => null);
+        if (res) {
+          const body = await res.text();
+          assert.equal(res.status, 200, body);
+          return JSON.parse(body);
+        }
+        await new Promise((r) => setTimeout(r, 200));
+      }
+      assert.fail(`workerd did not answer: ${stderr}`);
+    };
+    checkExample(await get(services[0].port), 'simd');
+    checkSmoke(await get(services[1].port), 'simd');
   } finally {
     child.kill();
+  }
+});
+
+test('Vercel edge-runtime: bundled with edge-light, the .wasm as a WebAssembly.Module binding', { timeout: 90000 }, async () => {
+  const out = `${pkg.dir}/edge`;
+  mkdirSync(out, { recursive: true });
+  for (const [name, check] of [['api', checkExample], ['smoke', checkSmoke]]) {
+    // Next.js: a ?module .wasm import becomes a global binding holding the compiled module.
+    const wasm = await bundle({
+      app: pkg.app, entry: `./edge/${name}.mjs`, outfile: `${out}/${name}.js`, conditions: ['edge-light', 'worker'],
+      format: 'iife', globalName: '__edgeFunction', onWasm: () => ({ contents: 'export default globalThis.wasm_gather_simd;' }),
+    });
+    assert.equal(basename(wasm[0]), 'wasm-gather-simd.wasm');
+    const r = run(process.execPath, [`${root}tests/package/edge-run.mjs`, `${out}/${name}.js`, 'wasm_gather_simd', wasm[0]]);
+    assert.equal(r.status, 200, r.body);
+    check(JSON.parse(r.body), 'simd');
   }
 });

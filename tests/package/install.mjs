@@ -1,0 +1,32 @@
+// Packs the repository with `npm pack` (dist/ must be built: npm test's pretest does it) and
+// installs the tarball into a fresh scratch app, as a user would. Each test file gets its own
+// app directory, so files running in parallel do not share one.
+// The app also gets the smoke suite (tests/fixtures/runtime-smoke.mjs and what it imports) and
+// the app files of tests/package/app/ (README examples and the harness entries), so that every runtime runs the same files.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export const root = fileURLToPath(new URL('../..', import.meta.url));
+const SMOKE_FILES = ['fixtures/runtime-smoke.mjs', 'seed-examples.mjs', 'random-cases.mjs', 'reference.mjs', 'rng.mjs'];
+
+const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
+  { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+/** Packs and installs into build/package-tests/<name>/app; resolves to { app, tarball, packed }. */
+export function packAndInstall(name) {
+  const dir = `${root}build/package-tests/${name}`;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(`${dir}/app/tests/fixtures`, { recursive: true });
+  // --ignore-scripts: prepack would rebuild the wasm (--force); pretest has just built it.
+  const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root));
+  const tarball = `${dir}/${packed.filename}`;
+  writeFileSync(`${dir}/app/package.json`, `${JSON.stringify({
+    name: 'wasm-gather-consumer', private: true, type: 'module',
+    dependencies: { 'wasm-gather': `file:../${packed.filename}` },
+  }, null, 2)}\n`);
+  npm(['install', '--offline'], `${dir}/app`);
+  for (const f of SMOKE_FILES) copyFileSync(`${root}tests/${f}`, `${dir}/app/tests/${f}`);
+  cpSync(`${root}tests/package/app`, `${dir}/app`, { recursive: true });
+  return { app: `${dir}/app`, dir, tarball, packed };
+}
