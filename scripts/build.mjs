@@ -90,6 +90,14 @@ const GLUE_PATCHES = [
     anchor: 'global.Worker=nodeWorkerThreads.Worker',
     replace: () => 'var Worker=nodeWorkerThreads.Worker',
   },
+  {
+    // On a page's main thread the glue warns once that blocking there is dangerous. The pool's
+    // caller only ever waits a few microseconds for tiles it handed out (never for a worker to
+    // start), and a library must not write to its host's console for nothing.
+    why: 'main-thread blocking warning',
+    anchor: 'function _emscripten_check_blocking_allowed(){if(ENVIRONMENT_IS_WORKER)return;warnOnce(',
+    replace: () => 'function _emscripten_check_blocking_allowed(){return;(',
+  },
 ];
 
 function patchGlues(files) {
