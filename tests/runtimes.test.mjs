@@ -60,6 +60,7 @@ test('the tarball: built .wasm files and glues, no sources, no eval or new Funct
     assert.ok(files.includes(`dist/wasm-gather-${v}.web.mjs`) && files.includes(`dist/wasm-gather-${v}.node.cjs`));
   }
   assert.deepEqual(files.filter((f) => /^(src|tests|bench|web-demo|scripts|build)\/|\.build-stamp|glue\//.test(f)), []);
+  assert.ok(files.includes('LICENSE') && files.includes('README.md'), 'LICENSE and README.md ship');
   const installed = `${pkg.app}/node_modules/wasm-gather/`;
   for (const f of files.filter((f) => /\.(mjs|cjs|js)$/.test(f))) {
     const text = readFileSync(installed + f, 'utf8');
