@@ -26,6 +26,12 @@ const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly
  * Resolves to { variant, threads, simd }.
  */
 export function init(opts = {}) {
+  // Checked before anything loads: an error after load() would leave a module and its threads behind.
+  if (opts === null || typeof opts !== 'object') return Promise.reject(new TypeError('init: opts must be an object'));
+  const t = opts.parallelThreshold;
+  if (t !== undefined && !(Number.isInteger(t) && t >= 0)) {
+    return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${t}`));
+  }
   if (state) {
     const same = (opts.variant === undefined || opts.variant === state.info.variant) &&
       (opts.threads === undefined || opts.threads === state.requestedThreads);
@@ -42,16 +48,12 @@ export function init(opts = {}) {
 }
 
 async function start(opts) {
-  if (opts === null || typeof opts !== 'object') throw new TypeError('init: opts must be an object');
   const { module: m, memory, variant, threads } = await load(opts);
   const scratch = m._malloc(SCRATCH.size);
   if (!scratch) throw new Error('init: out of wasm memory');
   const status = m._wg_pool_create(threads, scratch + SCRATCH.pool);
   const pool = status === 0 ? new Uint32Array(memory.buffer, scratch + SCRATCH.pool, 1)[0] : 0;
   if (opts.parallelThreshold !== undefined) {
-    if (!Number.isInteger(opts.parallelThreshold) || opts.parallelThreshold < 0) {
-      throw new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${opts.parallelThreshold}`);
-    }
     m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
   }
   const info = { variant, threads: m._wg_pool_threads(pool), simd: true };

@@ -2,25 +2,23 @@
 
 #include <string.h>
 
-/* Reads index p as int64. A uint64 above INT64_MAX is out of range for any tensor, so it is
- * saturated to INT64_MAX, which stays out of range (and clamps to s - 1). */
-static inline int64_t load_index(const void* indices, wg_index_type type, size_t p) {
+/* Reads index p as its 64 bits (sign-extended) and its sign. */
+static inline uint64_t load_index(const void* indices, wg_index_type type, size_t p, int* neg) {
   switch (type) {
-    case WG_INDEX_I32: return ((const int32_t*)indices)[p];
-    case WG_INDEX_U32: return ((const uint32_t*)indices)[p];
-    case WG_INDEX_I64: return ((const int64_t*)indices)[p];
-    default: {
-      uint64_t v = ((const uint64_t*)indices)[p];
-      return v > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)v;
-    }
+    case WG_INDEX_I32: { int32_t v = ((const int32_t*)indices)[p]; *neg = v < 0; return (uint64_t)v; }
+    case WG_INDEX_U32: *neg = 0; return ((const uint32_t*)indices)[p];
+    case WG_INDEX_I64: { int64_t v = ((const int64_t*)indices)[p]; *neg = v < 0; return (uint64_t)v; }
+    default: *neg = 0; return ((const uint64_t*)indices)[p];
   }
 }
 
-/* Returns the position in [0, s) that v selects, or WG_ZERO_BLOCK, setting *bad in error mode. */
-static inline size_t resolve_one(int64_t v, size_t s, wg_oob_mode mode, int* bad) {
-  if (v < 0) v += (int64_t)s; /* s <= SIZE_MAX < INT64_MAX on wasm32; tensor dims are far smaller */
-  if (v >= 0 && (uint64_t)v < (uint64_t)s) return (size_t)v;
-  if (mode == WG_OOB_CLAMP && s > 0) return v < 0 ? 0 : s - 1;
+/* Returns the position in [0, s) that index v (bits, sign) selects, or WG_ZERO_BLOCK, setting
+ * *bad in error mode. A negative index wraps by adding s in unsigned arithmetic: one compare
+ * then rejects both v < -s (which wraps to at least 2^63 > s) and v >= s, for any size_t s. */
+static inline size_t resolve_one(uint64_t v, int neg, size_t s, wg_oob_mode mode, int* bad) {
+  uint64_t u = v + (neg ? (uint64_t)s : 0);
+  if (u < (uint64_t)s) return (size_t)u;
+  if (mode == WG_OOB_CLAMP && s > 0) return neg ? 0 : s - 1;
   if (mode == WG_OOB_ERROR) *bad = 1;
   return WG_ZERO_BLOCK;
 }
@@ -28,20 +26,21 @@ static inline size_t resolve_one(int64_t v, size_t s, wg_oob_mode mode, int* bad
 /* One loop per index type, so the type switch runs once per call rather than once per index.
  * The first loop is the common case (a plain offset from an in-range index) with nothing else
  * in it; the second takes over at the first index it cannot handle. */
-#define RESOLVE_LOOP(T, LOAD)                                                         \
+#define RESOLVE_LOOP(T, NEG)                                                          \
   do {                                                                                \
     const T* src = (const T*)indices + first;                                         \
     size_t j = 0;                                                                     \
     if (!accumulate) {                                                                \
       for (; j < n; ++j) {                                                            \
-        int64_t v = LOAD(src[j * stride]);                                            \
-        if (v < 0) v += (int64_t)dim_size;                                            \
-        if ((uint64_t)v >= (uint64_t)dim_size) break;                                 \
-        off[j] = base + (size_t)v * scale;                                            \
+        T x = src[j * stride];                                                        \
+        uint64_t u = (uint64_t)x + (NEG(x) ? (uint64_t)dim_size : 0);                 \
+        if (u >= (uint64_t)dim_size) break;                                           \
+        off[j] = base + (size_t)u * scale;                                            \
       }                                                                               \
     }                                                                                 \
     for (; j < n; ++j) {                                                              \
-      size_t r = resolve_one(LOAD(src[j * stride]), dim_size, mode, &bad);            \
+      T x = src[j * stride];                                                          \
+      size_t r = resolve_one((uint64_t)x, NEG(x), dim_size, mode, &bad);              \
       if (bad) return WG_ERR_INDEX_OUT_OF_RANGE;                                      \
       size_t o;                                                                       \
       if (r == WG_ZERO_BLOCK || (accumulate && off[j] == WG_ZERO_BLOCK)) {            \
@@ -52,18 +51,18 @@ static inline size_t resolve_one(int64_t v, size_t s, wg_oob_mode mode, int* bad
       off[j] = o;                                                                     \
     }                                                                                 \
   } while (0)
-#define AS_I64(x) ((int64_t)(x))
-#define SATURATE_U64(x) ((x) > (uint64_t)INT64_MAX ? INT64_MAX : (int64_t)(x))
+#define SIGNED_NEG(x) ((x) < 0)
+#define UNSIGNED_NEG(x) 0
 
 wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t first, size_t stride,
                              size_t n, size_t dim_size, size_t base, size_t scale,
                              wg_oob_mode mode, int accumulate, size_t* off) {
   int bad = 0;
   switch (type) {
-    case WG_INDEX_I32: RESOLVE_LOOP(int32_t, AS_I64); break;
-    case WG_INDEX_U32: RESOLVE_LOOP(uint32_t, AS_I64); break;
-    case WG_INDEX_I64: RESOLVE_LOOP(int64_t, AS_I64); break;
-    default: RESOLVE_LOOP(uint64_t, SATURATE_U64); break;
+    case WG_INDEX_I32: RESOLVE_LOOP(int32_t, SIGNED_NEG); break;
+    case WG_INDEX_U32: RESOLVE_LOOP(uint32_t, UNSIGNED_NEG); break;
+    case WG_INDEX_I64: RESOLVE_LOOP(int64_t, SIGNED_NEG); break;
+    default: RESOLVE_LOOP(uint64_t, UNSIGNED_NEG); break;
   }
   return WG_OK;
 }
@@ -71,20 +70,17 @@ wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t fir
 int wg_find_bad_index(const void* indices, wg_index_type type, size_t count, size_t depth,
                       const size_t* dim_sizes, size_t first_dim, wg_error_info* err) {
   for (size_t p = 0; p < count; ++p) {
-    int bad = 0;
+    int bad = 0, neg;
     size_t k = depth > 1 ? p % depth : 0;
-    resolve_one(load_index(indices, type, p), dim_sizes[k], WG_OOB_ERROR, &bad);
+    uint64_t v = load_index(indices, type, p, &neg);
+    resolve_one(v, neg, dim_sizes[k], WG_OOB_ERROR, &bad);
     if (bad) {
       if (err) {
         err->arg = WG_ARG_INDICES;
         err->dim = (int64_t)(first_dim + k);
         err->position = (int64_t)p;
         err->limit = (int64_t)dim_sizes[k];
-        if (type == WG_INDEX_U64) {
-          memcpy(&err->value, (const uint64_t*)indices + p, sizeof err->value);
-        } else {
-          err->value = load_index(indices, type, p);
-        }
+        memcpy(&err->value, &v, sizeof err->value); /* the value; for a uint64, its bits */
       }
       return 1;
     }

@@ -79,9 +79,10 @@ wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape,
   }
   if (dim < 0) dim += (int32_t)input_rank;
   gather_job g = {.rank = input_rank, .dim = (size_t)dim, .index_shape = index_shape};
-  if (count) {
+  if (count && wg_prod(input_shape, 0, input_rank) != 0) {
     /* index is not empty, so no input dim but `dim` is empty; if that one is, every index is
-     * out of range and strides go unused. Otherwise input is not empty and these fit. */
+     * out of range, and strides stay 0 (computed, they could overflow into offsets that would
+     * form pointers outside the input). Otherwise input is not empty and these fit. */
     size_t stride = elem_size;
     for (size_t d = input_rank; d-- > 0;) {
       g.in_strides[d] = stride;

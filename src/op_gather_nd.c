@@ -44,10 +44,11 @@ static wg_status gather_nd_check(const size_t* params_shape, size_t params_rank,
                      (int64_t)params_shape[d]);
     }
   }
-  int64_t depth = (int64_t)indices_shape[ir - 1];
-  if (depth > pr - bd) {
-    return wg_fail(err, WG_ERR_INDEX_DEPTH, WG_ARG_INDICES, ir - 1, depth, pr - bd);
+  /* compared unsigned: a size_t above INT64_MAX must not turn into a negative depth */
+  if (indices_shape[ir - 1] > (size_t)(pr - bd)) {
+    return wg_fail(err, WG_ERR_INDEX_DEPTH, WG_ARG_INDICES, ir - 1, (int64_t)indices_shape[ir - 1], pr - bd);
   }
+  int64_t depth = (int64_t)indices_shape[ir - 1];
   if (ir - 1 + pr - bd - depth > WG_MAX_RANK) {
     return wg_fail(err, WG_ERR_RANK, WG_ARG_OUT, -1, ir - 1 + pr - bd - depth, WG_MAX_RANK);
   }

@@ -2,38 +2,8 @@
 // caller's arrays are unchanged, the wasm heap is back where it was, and the next call works.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, gatherND, heapStats, init, take } from '../js/index.mjs';
-
-const f32 = (n, shape) => ({ data: Float32Array.from({ length: n }, (_, i) => i + 1), shape });
-const i32 = (values, shape) => ({ data: Int32Array.from(values), shape });
-
-// Deep copies of every TypedArray reachable from the arguments, to compare after the call.
-function snapshot(args) {
-  const out = [];
-  const walk = (x) => {
-    if (ArrayBuffer.isView(x)) out.push([x, x.slice()]);
-    else if (Array.isArray(x)) out.push([x, x.slice()]);
-    else if (x && typeof x === 'object') Object.values(x).forEach(walk);
-  };
-  args.forEach(walk);
-  return out;
-}
-
-// Calls fn(...args), expects an error of class Cls matching re, then checks that nothing changed
-// and that a good call still works.
-function expectError(fn, args, Cls, re) {
-  const heapBefore = heapStats().heapInUse;
-  const snap = snapshot(args);
-  assert.throws(() => fn(...args), (e) => {
-    assert.ok(e instanceof Cls, `expected ${Cls.name}, got ${e.constructor.name}: ${e.message}`);
-    assert.match(e.message, re);
-    return true;
-  });
-  for (const [arr, copy] of snap) assert.deepEqual(arr, copy, 'caller array changed');
-  assert.equal(heapStats().heapInUse, heapBefore, 'wasm heap not restored');
-  const r = take(f32(6, [3, 2]), i32([2, 0], [2]));
-  assert.deepEqual(Array.from(r.data), [5, 6, 1, 2]);
-}
+import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
+import { expectError, f32, i32 } from './expect-error.mjs';
 
 for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 2 }]) {
   describe(`errors (${config.variant})`, () => {
