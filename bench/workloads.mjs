@@ -23,14 +23,14 @@ function randomData(next, shape) {
 }
 
 /** Int32 indices; index i is uniform in [0, limits[i % limits.length]). */
-function randomIndices(next, shape, limits) {
+export function randomIndices(next, shape, limits) {
   const a = new Int32Array(size(shape));
   for (let i = 0; i < a.length; i++) a[i] = next() % limits[i % limits.length];
   return { data: a, shape };
 }
 
 /** A Fisher-Yates permutation of 0..cols-1 per row. */
-function rowPermutations(next, rows, cols) {
+export function rowPermutations(next, rows, cols) {
   const a = new Int32Array(rows * cols);
   for (let r = 0; r < rows; r++) {
     const p = a.subarray(r * cols, (r + 1) * cols);

@@ -9,16 +9,10 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "check.h"
 #include "wasm_gather.h"
 
 static int failures = 0;
-#define CHECK(cond)                                                                    \
-  do {                                                                                 \
-    if (!(cond)) {                                                                     \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond);         \
-      failures++;                                                                      \
-    }                                                                                  \
-  } while (0)
 
 int main(void) {
 #if SIZE_MAX > UINT32_MAX

@@ -7,16 +7,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check.h"
 #include "wasm_gather.h"
 
 static int failures = 0;
-#define CHECK(cond)                                                    \
-  do {                                                                 \
-    if (!(cond)) {                                                     \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                      \
-    }                                                                  \
-  } while (0)
 
 static void test_ops(wg_pool* pool) {
   /* torch.gather docs: gather([[1,2],[3,4]], 1, [[0,0],[1,0]]) = [[1,1],[4,3]] */

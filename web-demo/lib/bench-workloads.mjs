@@ -1,27 +1,8 @@
 // The benchmark workloads of bench/workloads.mjs, full size or scaled down (same ops, options,
 // generator and seeds; smaller leading dimensions) so that a run takes seconds and little memory.
-import { WORKLOADS, makeTensors } from '../../bench/workloads.mjs';
+import { WORKLOADS, makeTensors, randomIndices, rowPermutations } from '../../bench/workloads.mjs';
 
 const size = (shape) => shape.reduce((a, b) => a * b, 1);
-
-function randomIndices(next, shape, limits) {
-  const a = new Int32Array(size(shape));
-  for (let i = 0; i < a.length; i++) a[i] = next() % limits[i % limits.length];
-  return { data: a, shape };
-}
-
-function rowPermutations(next, rows, cols) {
-  const a = new Int32Array(rows * cols);
-  for (let r = 0; r < rows; r++) {
-    const p = a.subarray(r * cols, (r + 1) * cols);
-    for (let i = 0; i < cols; i++) p[i] = i;
-    for (let i = cols - 1; i > 0; i--) {
-      const j = next() % (i + 1);
-      const t = p[i]; p[i] = p[j]; p[j] = t;
-    }
-  }
-  return { data: a, shape: [rows, cols] };
-}
 
 // Small versions: data of 1-8 MB instead of up to 65 MB.
 const SMALL = {
