@@ -6,6 +6,16 @@
 
 #include <stdlib.h>
 
+#ifdef WG_TEST_HOOKS
+void (*wg_test_hook)(wg_test_hook_point point) = NULL;
+#define TEST_HOOK(point)                 \
+  do {                                   \
+    if (wg_test_hook) wg_test_hook(point); \
+  } while (0)
+#else
+#define TEST_HOOK(point) ((void)0)
+#endif
+
 static void run_serial(wg_task_fn fn, void* ctx, size_t range, size_t tile) {
   for (size_t start = 0; start < range; start += tile) {
     fn(ctx, start, range - start < tile ? range - start : tile);
@@ -85,6 +95,7 @@ static void run_tiles(wg_pool* pool, uint32_t gen) {
     pool->fn(pool->ctx, start, count);
     atomic_fetch_add(&pool->completed, 1);
     s = atomic_load(&pool->state);
+    TEST_HOOK(WG_HOOK_WORKER_RELOADED);
   }
 }
 
@@ -109,6 +120,7 @@ static void* worker_main(void* arg) {
     if (atomic_load(&pool->stop)) return NULL;
     seen = now;
     run_tiles(pool, seen);
+    TEST_HOOK(WG_HOOK_WORKER_LEFT);
   }
 }
 
@@ -187,11 +199,13 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   pool->tile = tile;
   atomic_store(&pool->tiles, (uint32_t)tiles);
   atomic_store(&pool->completed, 0);
+  TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
   uint32_t gen = GEN(atomic_load(&pool->state)) + 1;
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->state, (uint64_t)gen << 32);
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->mutex);
+  TEST_HOOK(WG_HOOK_CALLER_PUBLISHED);
   run_tiles(pool, gen);
   /* Wait for tiles that workers claimed. A spin: the browser main thread may not block (and
    * Emscripten would busy-wait there anyway), and these are short. */

@@ -10,4 +10,17 @@ typedef void (*wg_task_fn)(void* ctx, size_t start, size_t count);
 
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile);
 
+#ifdef WG_TEST_HOOKS
+/* Test-only (compiled in with -DWG_TEST_HOOKS, never in a shipped build): the pool calls
+ * wg_test_hook, when set, at these points of its job protocol, so that a test can force one
+ * interleaving of the caller and a worker (tests/native/test_pool_race.c). */
+typedef enum wg_test_hook_point {
+  WG_HOOK_CALLER_JOB_WRITTEN, /* the caller wrote the next job, before it publishes it */
+  WG_HOOK_CALLER_PUBLISHED,   /* the caller published the job, before it claims tiles itself */
+  WG_HOOK_WORKER_RELOADED,    /* a worker finished a tile and reloaded the pool's state */
+  WG_HOOK_WORKER_LEFT,        /* a worker stopped claiming tiles of the job it woke for */
+} wg_test_hook_point;
+extern void (*wg_test_hook)(wg_test_hook_point point);
+#endif
+
 #endif

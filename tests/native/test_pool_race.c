@@ -1,0 +1,218 @@
+/* The thread pool's job protocol under hostile timing (src/parallel.c, built with
+ * -DWG_TEST_HOOKS so that the pool calls a hook at the points of its protocol).
+ *
+ * 1. A forced interleaving, deterministic: a worker finishes the last tile of job A and stops
+ *    right after it reloaded the pool's state; the caller returns from A, writes job B (more
+ *    tiles than A), and before it publishes B lets the worker go on with its stale view of A.
+ *    The worker must not run any tile of B under A's generation: every tile of B runs once, and
+ *    none is still running when the caller returns.
+ * 2. A stress: back-to-back wg_take calls forced onto the pool (parallel threshold 0) whose
+ *    tile counts alternate 8 and 2, at several thread counts (more threads than cores too),
+ *    every output checked row by row against the data; with --delays the hooks add random
+ *    short sleeps and yields at the two racy points to widen the windows.
+ *
+ * Usage: test_pool_race [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
+ * Prints one closing line "N passed, N failed"; exits non-zero on any failure. */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "check.h"
+#include "parallel.h"
+#include "wasm_gather.h"
+
+static int failures = 0;
+static pthread_t main_thread;
+
+/* ---------------------------------------------------------------- 1. forced interleaving */
+
+enum { TILES_A = 2, TILES_B = 8 };
+
+typedef struct tile_record {
+  atomic_int runs[TILES_B];
+  atomic_int in_flight; /* tiles being run right now */
+  atomic_int total;     /* tiles run so far */
+} tile_record;
+
+static void record_tile(void* ctx, size_t start, size_t count) {
+  tile_record* r = ctx;
+  atomic_fetch_add(&r->in_flight, 1);
+  for (size_t i = start; i < start + count; ++i) atomic_fetch_add(&r->runs[i], 1);
+  usleep(2000); /* long enough for a caller that does not wait for this tile to return first */
+  atomic_fetch_add(&r->total, 1);
+  atomic_fetch_sub(&r->in_flight, 1);
+}
+
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t changed = PTHREAD_COND_INITIALIZER;
+static int phase;          /* 0 off, 1 job A, 2 job B */
+static int worker_holding; /* the worker stopped after A's last tile */
+static int released;       /* the caller let it go on */
+static int worker_left;    /* it stopped claiming tiles */
+static tile_record* job_a;
+
+/* Waits (at most 2 s) until *flag is set; returns 0 on time-out. Call with `lock` held. */
+static int wait_for(const int* flag) {
+  struct timespec until;
+  clock_gettime(CLOCK_REALTIME, &until);
+  until.tv_sec += 2;
+  while (!*flag) {
+    if (pthread_cond_timedwait(&changed, &lock, &until) == ETIMEDOUT) return *flag;
+  }
+  return 1;
+}
+
+static void set_flag(int* flag) {
+  *flag = 1;
+  pthread_cond_broadcast(&changed);
+}
+
+static void interleave_hook(wg_test_hook_point point) {
+  int caller = pthread_equal(pthread_self(), main_thread);
+  pthread_mutex_lock(&lock);
+  if (phase == 1 && caller && point == WG_HOOK_CALLER_PUBLISHED) {
+    /* let the worker take every tile of A and stop after the last one */
+    if (!wait_for(&worker_holding)) fprintf(stderr, "interleave: the worker did not take job A\n");
+  } else if (phase == 1 && !caller && point == WG_HOOK_WORKER_RELOADED &&
+             atomic_load(&job_a->total) == TILES_A) {
+    set_flag(&worker_holding);
+    wait_for(&released); /* holding the state it loaded after A's last tile */
+  } else if (phase == 2 && caller && point == WG_HOOK_CALLER_JOB_WRITTEN) {
+    set_flag(&released);
+    if (!wait_for(&worker_left)) fprintf(stderr, "interleave: the worker did not stop\n");
+  } else if (phase == 2 && !caller && point == WG_HOOK_WORKER_LEFT) {
+    set_flag(&worker_left);
+  }
+  pthread_mutex_unlock(&lock);
+}
+
+static void test_forced_interleaving(void) {
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(2, &pool) == WG_OK && wg_pool_threads(pool) == 2);
+  static tile_record a, b;
+  job_a = &a;
+  wg_test_hook = interleave_hook;
+  phase = 1;
+  wg_parallelize_1d(pool, record_tile, &a, TILES_A, 1);
+  CHECK(worker_holding);
+  int a_in_flight = atomic_load(&a.in_flight);
+  pthread_mutex_lock(&lock);
+  phase = 2;
+  pthread_mutex_unlock(&lock);
+  wg_parallelize_1d(pool, record_tile, &b, TILES_B, 1);
+  int b_in_flight = atomic_load(&b.in_flight);
+  wg_test_hook = NULL;
+  pthread_mutex_lock(&lock);
+  set_flag(&released); /* in case the interleaving did not happen */
+  pthread_mutex_unlock(&lock);
+  wg_pool_destroy(pool);
+
+  int wrong = 0;
+  for (int i = 0; i < TILES_A; ++i) wrong += atomic_load(&a.runs[i]) != 1;
+  for (int i = 0; i < TILES_B; ++i) wrong += atomic_load(&b.runs[i]) != 1;
+  printf("forced interleaving: job A in flight at return %d, job B in flight at return %d, "
+         "tiles not run exactly once %d; B's runs per tile:", a_in_flight, b_in_flight, wrong);
+  for (int i = 0; i < TILES_B; ++i) printf(" %d", atomic_load(&b.runs[i]));
+  printf("\n");
+  CHECK(a_in_flight == 0 && b_in_flight == 0);
+  CHECK(wrong == 0);
+}
+
+/* ---------------------------------------------------------------- 2. stress */
+
+static _Thread_local uint64_t rng = 0;
+static uint64_t next_rand(void) { /* xorshift64, seeded per thread */
+  if (rng == 0) rng = 0x9E3779B97F4A7C15ull ^ (uint64_t)(uintptr_t)&rng;
+  rng ^= rng << 13;
+  rng ^= rng >> 7;
+  rng ^= rng << 17;
+  return rng;
+}
+
+/* Random short delays at the two points where the old protocol raced. */
+static void delay_hook(wg_test_hook_point point) {
+  if (point != WG_HOOK_WORKER_RELOADED && point != WG_HOOK_CALLER_JOB_WRITTEN) return;
+  uint64_t r = next_rand() % 8;
+  if (r == 0) usleep(1 + (useconds_t)(next_rand() % 50));
+  else if (r == 1) sched_yield();
+}
+
+enum { ROWS = 64, COLS = 4096 }; /* rows of 16 KiB: one row per tile (WG_TILE_BYTES) */
+
+/* Runs `calls` back-to-back takes on a pool of `threads`; returns the count of wrong outputs. */
+static size_t stress(size_t threads, size_t calls) {
+  static float params[ROWS * COLS], out[8 * COLS];
+  for (size_t i = 0; i < ROWS * COLS; ++i) params[i] = (float)i;
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(threads, &pool) == WG_OK);
+  CHECK(wg_pool_threads(pool) == threads);
+  wg_pool_set_parallel_threshold(pool, 0);
+  const size_t pshape[] = {ROWS, COLS};
+  size_t wrong = 0;
+  for (size_t call = 0; call < calls; ++call) {
+    size_t n = call % 2 ? 2 : 8; /* tiles per call alternate 8 and 2 */
+    int32_t idx[8];
+    for (size_t i = 0; i < n; ++i) idx[i] = (int32_t)(next_rand() % (2 * ROWS)) - ROWS;
+    memset(out, 0xAB, n * COLS * sizeof(float));
+    const size_t ishape[] = {n};
+    wg_status st = wg_take(pool, params, pshape, 2, idx, WG_INDEX_I32, ishape, 1, 0, 0,
+                           sizeof(float), WG_OOB_ERROR, out, NULL);
+    int ok = st == WG_OK;
+    for (size_t i = 0; ok && i < n; ++i) {
+      size_t row = (size_t)(idx[i] < 0 ? idx[i] + ROWS : idx[i]);
+      ok = memcmp(out + i * COLS, params + row * COLS, COLS * sizeof(float)) == 0;
+    }
+    wrong += !ok;
+  }
+  wg_pool_destroy(pool);
+  return wrong;
+}
+
+static double now_s(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + t.tv_nsec / 1e9;
+}
+
+int main(int argc, char** argv) {
+  main_thread = pthread_self();
+  size_t thread_counts[16] = {2, 3, 4, 8}, n_counts = 4, calls = 20000;
+  int delays = 0, interleave = 1;
+  for (int i = 1; i < argc; ++i) {
+    if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+      n_counts = 0;
+      for (char* t = strtok(argv[++i], ","); t && n_counts < 16; t = strtok(NULL, ","))
+        thread_counts[n_counts++] = strtoul(t, NULL, 10);
+    } else if (!strcmp(argv[i], "--calls") && i + 1 < argc) {
+      calls = strtoul(argv[++i], NULL, 10);
+    } else if (!strcmp(argv[i], "--delays")) {
+      delays = 1;
+    } else if (!strcmp(argv[i], "--no-interleave")) {
+      interleave = 0;
+    } else {
+      fprintf(stderr, "usage: %s [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]\n",
+              argv[0]);
+      return 2;
+    }
+  }
+  if (interleave) test_forced_interleaving();
+  wg_test_hook = delays ? delay_hook : NULL;
+  for (size_t k = 0; k < n_counts; ++k) {
+    double t0 = now_s();
+    size_t wrong = stress(thread_counts[k], calls);
+    printf("stress: %zu threads, %zu calls%s: %zu wrong outputs (%.1f s)\n", thread_counts[k],
+           calls, delays ? " with delays" : "", wrong, now_s() - t0);
+    fflush(stdout);
+    CHECK(wrong == 0);
+  }
+  wg_test_hook = NULL;
+  printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
+  return failures != 0;
+}
