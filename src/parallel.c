@@ -12,8 +12,11 @@ void (*wg_test_hook)(wg_test_hook_point point) = NULL;
   do {                                   \
     if (wg_test_hook) wg_test_hook(point); \
   } while (0)
+wg_test_fault wg_test_fail = WG_FAULT_NONE;
+#define INJECTED(fault) (wg_test_fail == (fault))
 #else
 #define TEST_HOOK(point) ((void)0)
+#define INJECTED(fault) 0
 #endif
 
 static void run_serial(wg_task_fn fn, void* ctx, size_t range, size_t tile) {
@@ -145,8 +148,8 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
     return WG_ERR_OUT_OF_MEMORY;
   }
   pool->parallel_threshold = WG_PARALLEL_MIN_BYTES;
-  pthread_mutex_init(&pool->mutex, NULL);
-  pthread_cond_init(&pool->wake, NULL);
+  if (INJECTED(WG_FAULT_MUTEX_INIT)) (void)0; else pthread_mutex_init(&pool->mutex, NULL);
+  if (INJECTED(WG_FAULT_COND_INIT)) (void)0; else pthread_cond_init(&pool->wake, NULL);
   /* Emscripten builds use PTHREAD_POOL_SIZE_STRICT=2: past the preloaded workers
    * pthread_create fails (instead of deadlocking), and the pool keeps what it got. */
   for (size_t i = 0; i + 1 < threads; ++i) {

@@ -13,7 +13,7 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
 #ifdef WG_TEST_HOOKS
 /* Test-only (compiled in with -DWG_TEST_HOOKS, never in a shipped build): the pool calls
  * wg_test_hook, when set, at these points of its job protocol, so that a test can force one
- * interleaving of the caller and a worker (tests/native/test_pool_race.c). */
+ * interleaving of the caller and a worker (tests/native/test_pool.c). */
 typedef enum wg_test_hook_point {
   WG_HOOK_CALLER_JOB_WRITTEN, /* the caller wrote the next job, before it publishes it */
   WG_HOOK_CALLER_PUBLISHED,   /* the caller published the job, before it claims tiles itself */
@@ -21,6 +21,14 @@ typedef enum wg_test_hook_point {
   WG_HOOK_WORKER_LEFT,        /* a worker stopped claiming tiles of the job it woke for */
 } wg_test_hook_point;
 extern void (*wg_test_hook)(wg_test_hook_point point);
+
+/* Test-only fault injection: makes wg_pool_create see this pthread call fail. */
+typedef enum wg_test_fault {
+  WG_FAULT_NONE,
+  WG_FAULT_MUTEX_INIT, /* pthread_mutex_init */
+  WG_FAULT_COND_INIT,  /* pthread_cond_init */
+} wg_test_fault;
+extern wg_test_fault wg_test_fail;
 #endif
 
 #endif

@@ -1,6 +1,8 @@
-/* The thread pool's job protocol under hostile timing (src/parallel.c, built with
- * -DWG_TEST_HOOKS so that the pool calls a hook at the points of its protocol).
+/* The thread pool under hostile conditions (src/parallel.c, built with -DWG_TEST_HOOKS so that
+ * the pool calls a hook at the points of its job protocol and can be made to see failures).
  *
+ * 0. Creation when pthread_mutex_init or pthread_cond_init fails: an error and no pool (nothing
+ *    leaks: LeakSanitizer checks in the ASan build), and the next creation works.
  * 1. A forced interleaving, deterministic: a worker finishes the last tile of job A and stops
  *    right after it reloaded the pool's state; the caller returns from A, writes job B (more
  *    tiles than A), and before it publishes B lets the worker go on with its stale view of A.
@@ -11,7 +13,7 @@
  *    every output checked row by row against the data; with --delays the hooks add random
  *    short sleeps and yields at the two racy points to widen the windows.
  *
- * Usage: test_pool_race [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
+ * Usage: test_pool [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
  * Prints one closing line "N passed, N failed"; exits non-zero on any failure. */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -30,6 +32,27 @@
 
 static int failures = 0;
 static pthread_t main_thread;
+
+/* ---------------------------------------------------------------- 0. creation faults */
+
+static void test_create_faults(void) {
+  const wg_test_fault faults[] = {WG_FAULT_MUTEX_INIT, WG_FAULT_COND_INIT};
+  const char* names[] = {"pthread_mutex_init", "pthread_cond_init"};
+  for (int k = 0; k < 2; ++k) {
+    wg_pool* pool = NULL;
+    wg_test_fail = faults[k];
+    wg_status st = wg_pool_create(3, &pool);
+    wg_test_fail = WG_FAULT_NONE;
+    printf("pool creation when %s fails: status %d, pool %s\n", names[k], (int)st,
+           pool ? "made" : "none");
+    CHECK(st == WG_ERR_OUT_OF_MEMORY);
+    CHECK(pool == NULL);
+    wg_pool_destroy(pool);
+  }
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(3, &pool) == WG_OK && wg_pool_threads(pool) == 3);
+  wg_pool_destroy(pool);
+}
 
 /* ---------------------------------------------------------------- 1. forced interleaving */
 
@@ -202,6 +225,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
+  test_create_faults();
   if (interleave) test_forced_interleaving();
   wg_test_hook = delays ? delay_hook : NULL;
   for (size_t k = 0; k < n_counts; ++k) {
