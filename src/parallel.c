@@ -6,19 +6,6 @@
 
 #include <stdlib.h>
 
-#ifdef WG_TEST_HOOKS
-void (*wg_test_hook)(wg_test_hook_point point) = NULL;
-#define TEST_HOOK(point)                 \
-  do {                                   \
-    if (wg_test_hook) wg_test_hook(point); \
-  } while (0)
-wg_test_fault wg_test_fail = WG_FAULT_NONE;
-#define INJECTED(fault) (wg_test_fail == (fault))
-#else
-#define TEST_HOOK(point) ((void)0)
-#define INJECTED(fault) 0
-#endif
-
 static void run_serial(wg_task_fn fn, void* ctx, size_t range, size_t tile) {
   for (size_t start = 0; start < range; start += tile) {
     fn(ctx, start, range - start < tile ? range - start : tile);
@@ -49,6 +36,21 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
 #include <stdint.h>
 #include <time.h>
 
+/* Test-only hooks and fault injection (parallel.h); nothing in the shipped builds. */
+#ifdef WG_TEST_HOOKS
+void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* NULL: no hook */
+#define TEST_HOOK(point)                                           \
+  do {                                                             \
+    void (*hook)(wg_test_hook_point) = atomic_load(&wg_test_hook); \
+    if (hook) hook(point);                                         \
+  } while (0)
+wg_test_fault wg_test_fail = WG_FAULT_NONE;
+#define INJECTED(fault) (wg_test_fail == (fault))
+#else
+#define TEST_HOOK(point) ((void)0)
+#define INJECTED(fault) 0
+#endif
+
 /* How long a worker spins after its last job before it sleeps. Waking a sleeping worker takes
  * 15-55 us in Node (more when the caller is busy), as long as a whole mid-sized op; a caller
  * making calls in a row (copying indices in between) leaves gaps of up to a few hundred us.
@@ -63,12 +65,28 @@ static int64_t now_ns(void) {
   return (int64_t)t.tv_sec * 1000000000 + t.tv_nsec;
 }
 
-/* The pool's state word: the job's generation in the high half, its next unclaimed tile in the
- * low half. A worker claims a tile with one compare-and-swap, which also proves that the job it
- * is looking at is still the current one; so the caller never waits for workers that wake late
- * (or not at all, on a busy machine), only for tiles that were claimed. */
+/* The job protocol.
+ * The pool's state word holds the job's generation in the high half and its next unclaimed tile
+ * in the low half. A worker claims a tile with one compare-and-swap on that word, which also
+ * proves that the job it is looking at is still the current one; so the caller never waits for
+ * workers that wake late (or not at all, on a busy machine), only for tiles that were claimed.
+ *
+ * A generation is closed (its tile set to CLOSED) before the next job is written. A worker that
+ * finished the last tile of job G may still hold G's state (G, T) when the caller writes job G+1
+ * with more tiles: without the close its compare-and-swap on (G, T) would succeed and run a tile
+ * of G+1 that the caller does not count (issue 9; tests/native/test_pool.c forces it). With the
+ * close, no claim on G can succeed once G is over, so:
+ *  - a tile is claimed only under the generation of the job whose fields it reads, and the
+ *    successful compare-and-swap (acquire) reads from the caller's publishing store (release):
+ *    the job fields happen-before the worker reads them;
+ *  - every claimed tile adds one to `completed` (release) when it is done, and the caller returns
+ *    only when `completed` (acquire) reaches the job's tile count: every tile happens-before the
+ *    return, and before the caller writes the next job.
+ * The generation wraps after 2^32 jobs; a worker would have to stall between loading the state
+ * and its compare-and-swap for that many jobs to be fooled. */
 #define GEN(s) ((uint32_t)((s) >> 32))
 #define TILE(s) ((uint32_t)(s))
+#define CLOSED UINT32_MAX /* the tile of a generation whose job is over: beyond any tile count */
 
 struct wg_pool {
   size_t workers; /* threads besides the caller */
@@ -77,12 +95,13 @@ struct wg_pool {
   pthread_mutex_t mutex;
   pthread_cond_t wake;
   atomic_int stop;
+  atomic_int busy;       /* a caller is running a job */
   atomic_size_t started; /* workers that have entered worker_main */
   _Atomic uint64_t state;
   atomic_size_t completed; /* tiles of the current job that are done */
-  /* The current job: written by the caller before it publishes a new generation, and read by a
-   * worker only after it claimed a tile (the caller does not rewrite it until that tile is done). */
-  _Atomic uint32_t tiles;
+  /* The current job: written by the caller between closing the old generation and publishing
+   * the new one, and read by a worker only after it claimed a tile of the new one. */
+  _Atomic uint32_t tiles; /* < CLOSED */
   wg_task_fn fn;
   void* ctx;
   size_t range, tile;
@@ -91,7 +110,9 @@ struct wg_pool {
 /* Claims and runs tiles of job `gen` until none is left or the job is no longer current. */
 static void run_tiles(wg_pool* pool, uint32_t gen) {
   uint64_t s = atomic_load(&pool->state);
-  while (GEN(s) == gen && TILE(s) < atomic_load_explicit(&pool->tiles, memory_order_relaxed)) {
+  /* tiles is read after s: a stale s with the next job's tile count fails its compare-and-swap,
+   * since that count was written after s's generation was closed. */
+  while (GEN(s) == gen && TILE(s) < atomic_load(&pool->tiles)) {
     if (!atomic_compare_exchange_weak(&pool->state, &s, s + 1)) continue; /* s was reloaded */
     size_t start = (size_t)TILE(s) * pool->tile;
     size_t count = pool->range - start < pool->tile ? pool->range - start : pool->tile;
@@ -136,6 +157,17 @@ static void wait_until_started(wg_pool* pool) {
   }
 }
 
+/* Initializes the mutex and condition variable; returns 0, with neither left, if either fails
+ * (they can: EAGAIN, ENOMEM). */
+static int init_sync(wg_pool* pool) {
+  if (INJECTED(WG_FAULT_MUTEX_INIT) || pthread_mutex_init(&pool->mutex, NULL) != 0) return 0;
+  if (INJECTED(WG_FAULT_COND_INIT) || pthread_cond_init(&pool->wake, NULL) != 0) {
+    pthread_mutex_destroy(&pool->mutex);
+    return 0;
+  }
+  return 1;
+}
+
 wg_status wg_pool_create(size_t threads, wg_pool** out) {
   if (out == NULL) return WG_ERR_INVALID_ARGUMENT;
   *out = NULL;
@@ -143,13 +175,12 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
   wg_pool* pool = calloc(1, sizeof *pool);
   if (pool == NULL) return WG_ERR_OUT_OF_MEMORY;
   pool->threads = calloc(threads - 1, sizeof *pool->threads);
-  if (pool->threads == NULL) {
+  if (pool->threads == NULL || !init_sync(pool)) {
+    free(pool->threads);
     free(pool);
     return WG_ERR_OUT_OF_MEMORY;
   }
   pool->parallel_threshold = WG_PARALLEL_MIN_BYTES;
-  if (INJECTED(WG_FAULT_MUTEX_INIT)) (void)0; else pthread_mutex_init(&pool->mutex, NULL);
-  if (INJECTED(WG_FAULT_COND_INIT)) (void)0; else pthread_cond_init(&pool->wake, NULL);
   /* Emscripten builds use PTHREAD_POOL_SIZE_STRICT=2: past the preloaded workers
    * pthread_create fails (instead of deadlocking), and the pool keeps what it got. */
   for (size_t i = 0; i + 1 < threads; ++i) {
@@ -190,12 +221,17 @@ void wg_pool_destroy(wg_pool* pool) {
 
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile) {
   if (tile == 0) tile = 1;
-  if (range / tile >= UINT32_MAX) tile = range / (UINT32_MAX - 1) + 1; /* tiles fit the state word */
+  if (range / tile >= UINT32_MAX) tile = range / (UINT32_MAX - 1) + 1; /* tiles < CLOSED */
   size_t tiles = range / tile + (range % tile != 0);
-  if (pool == NULL || tiles <= 1) {
+  /* One job at a time: a second caller (another thread, or a task calling back into the pool)
+   * runs its job on its own thread. */
+  if (pool == NULL || tiles <= 1 || atomic_exchange(&pool->busy, 1)) {
     run_serial(fn, ctx, range, tile);
     return;
   }
+  /* Close the previous job's generation before anything of the next job is written. */
+  uint32_t old = GEN(atomic_load(&pool->state)), gen = old + 1;
+  atomic_store(&pool->state, (uint64_t)old << 32 | CLOSED);
   pool->fn = fn;
   pool->ctx = ctx;
   pool->range = range;
@@ -203,7 +239,6 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   atomic_store(&pool->tiles, (uint32_t)tiles);
   atomic_store(&pool->completed, 0);
   TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
-  uint32_t gen = GEN(atomic_load(&pool->state)) + 1;
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->state, (uint64_t)gen << 32);
   pthread_cond_broadcast(&pool->wake);
@@ -214,6 +249,7 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
    * Emscripten would busy-wait there anyway), and these are short. */
   while (atomic_load(&pool->completed) < tiles) {
   }
+  atomic_store(&pool->busy, 0);
 }
 
 #endif

@@ -20,7 +20,7 @@ typedef enum wg_test_hook_point {
   WG_HOOK_WORKER_RELOADED,    /* a worker finished a tile and reloaded the pool's state */
   WG_HOOK_WORKER_LEFT,        /* a worker stopped claiming tiles of the job it woke for */
 } wg_test_hook_point;
-extern void (*wg_test_hook)(wg_test_hook_point point);
+extern void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* set it at any time */
 
 /* Test-only fault injection: makes wg_pool_create see this pthread call fail. */
 typedef enum wg_test_fault {

@@ -35,7 +35,7 @@ typedef enum wg_status {
   WG_ERR_INDEX_OUT_OF_RANGE = 8,  /* an index outside [-s, s) in WG_OOB_ERROR mode (err->position,
                                      err->value, err->limit = s, err->dim = dimension indexed) */
   WG_ERR_SIZE_OVERFLOW = 9,       /* the output's byte size does not fit in size_t */
-  WG_ERR_OUT_OF_MEMORY = 10,      /* the pool could not allocate */
+  WG_ERR_OUT_OF_MEMORY = 10,      /* the pool could not allocate (memory, mutex, condition) */
 } wg_status;
 
 /* Which argument an error is about. */
@@ -72,12 +72,24 @@ typedef struct wg_error_info {
   int64_t position; /* flat position of the bad index in the indices tensor */
 } wg_error_info;
 
-/* ---- thread pool (pthreadpool style). NULL means "run on the caller". ---- */
+/* ---- thread pool (pthreadpool style). NULL means "run on the caller". ----
+ * What a caller may rely on:
+ *  - An op returns only when every part of it is done: no thread of the pool reads or writes
+ *    the op's tensors after it returns (tests/native/test_pool.c forces the interleavings that
+ *    once broke this, and runs under ThreadSanitizer).
+ *  - The output is bitwise the same whatever the pool and its thread count: each output block is
+ *    written by exactly one thread.
+ *  - One op at a time per pool. Calls from several threads at once are safe, but while one op
+ *    runs on the pool the others run on their own thread alone: give each calling thread its
+ *    own pool to run them in parallel. wg_pool_destroy must not overlap a call on its pool.
+ *  - Pools share nothing. In JS each module instance (each worker_thread or Web Worker that calls
+ *    init()) has its own wasm memory and its own pool, so JS workers never contend for one. */
 typedef struct wg_pool wg_pool;
 
 /* Creates a pool of `threads` threads in all, the caller included (threads - 1 workers).
  * threads <= 1, or a build without threads, gives *pool = NULL. If fewer workers can be started
- * than asked for, the pool keeps those it got; wg_pool_threads tells how many it has. */
+ * than asked for, the pool keeps those it got; wg_pool_threads tells how many it has. Returns
+ * WG_ERR_OUT_OF_MEMORY, and no pool, when its memory, mutex or condition variable cannot be had. */
 wg_status wg_pool_create(size_t threads, wg_pool** pool);
 size_t wg_pool_threads(const wg_pool* pool);
 void wg_pool_destroy(wg_pool* pool);

@@ -12,6 +12,7 @@
  *    tile counts alternate 8 and 2, at several thread counts (more threads than cores too),
  *    every output checked row by row against the data; with --delays the hooks add random
  *    short sleeps and yields at the two racy points to widen the windows.
+ * 3. Two threads calling into one pool at once: every output right.
  *
  * Usage: test_pool [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
  * Prints one closing line "N passed, N failed"; exits non-zero on any failure. */
@@ -169,14 +170,11 @@ static void delay_hook(wg_test_hook_point point) {
 
 enum { ROWS = 64, COLS = 4096 }; /* rows of 16 KiB: one row per tile (WG_TILE_BYTES) */
 
-/* Runs `calls` back-to-back takes on a pool of `threads`; returns the count of wrong outputs. */
-static size_t stress(size_t threads, size_t calls) {
-  static float params[ROWS * COLS], out[8 * COLS];
-  for (size_t i = 0; i < ROWS * COLS; ++i) params[i] = (float)i;
-  wg_pool* pool = NULL;
-  CHECK(wg_pool_create(threads, &pool) == WG_OK);
-  CHECK(wg_pool_threads(pool) == threads);
-  wg_pool_set_parallel_threshold(pool, 0);
+static float params[ROWS * COLS];
+
+/* Runs `calls` back-to-back takes on `pool`, each output checked; returns how many were wrong. */
+static size_t run_calls(wg_pool* pool, size_t calls) {
+  float* out = malloc(8 * COLS * sizeof(float));
   const size_t pshape[] = {ROWS, COLS};
   size_t wrong = 0;
   for (size_t call = 0; call < calls; ++call) {
@@ -194,8 +192,45 @@ static size_t stress(size_t threads, size_t calls) {
     }
     wrong += !ok;
   }
-  wg_pool_destroy(pool);
+  free(out);
   return wrong;
+}
+
+static wg_pool* stress_pool(size_t threads) {
+  for (size_t i = 0; i < ROWS * COLS; ++i) params[i] = (float)i;
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(threads, &pool) == WG_OK);
+  CHECK(wg_pool_threads(pool) == threads);
+  wg_pool_set_parallel_threshold(pool, 0);
+  return pool;
+}
+
+/* ---------------------------------------------------------------- 3. two callers */
+
+typedef struct second_caller {
+  wg_pool* pool;
+  size_t calls, wrong;
+} second_caller;
+
+static void* second_caller_main(void* arg) {
+  second_caller* c = arg;
+  c->wrong = run_calls(c->pool, c->calls);
+  return NULL;
+}
+
+/* Two threads calling into one pool at once (not what the binding does, but the C API must
+ * survive it): one of them runs each job alone; every output stays right. */
+static void test_two_callers(size_t calls) {
+  wg_pool* pool = stress_pool(3);
+  second_caller c = {pool, calls, 0};
+  pthread_t t;
+  CHECK(pthread_create(&t, NULL, second_caller_main, &c) == 0);
+  size_t wrong = run_calls(pool, calls);
+  pthread_join(t, NULL);
+  wg_pool_destroy(pool);
+  printf("two callers on one pool of 3 threads, %zu calls each: %zu and %zu wrong outputs\n", calls,
+         wrong, c.wrong);
+  CHECK(wrong == 0 && c.wrong == 0);
 }
 
 static double now_s(void) {
@@ -230,13 +265,16 @@ int main(int argc, char** argv) {
   wg_test_hook = delays ? delay_hook : NULL;
   for (size_t k = 0; k < n_counts; ++k) {
     double t0 = now_s();
-    size_t wrong = stress(thread_counts[k], calls);
+    wg_pool* pool = stress_pool(thread_counts[k]);
+    size_t wrong = run_calls(pool, calls);
+    wg_pool_destroy(pool);
     printf("stress: %zu threads, %zu calls%s: %zu wrong outputs (%.1f s)\n", thread_counts[k],
            calls, delays ? " with delays" : "", wrong, now_s() - t0);
     fflush(stdout);
     CHECK(wrong == 0);
   }
   wg_test_hook = NULL;
+  test_two_callers(calls / 4);
   printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
   return failures != 0;
 }
