@@ -1,4 +1,4 @@
-// The benchmark (issue 3): every implementation on every workload of bench/workloads.mjs, in one
+// The benchmark (issue 3): every implementation on every workload of common/workloads.mjs, in one
 // run, each output checked equal to the reference before it is timed. Writes bench/results.json,
 // bench/RESULTS.md, bench/ratios.svg and the table between the bench markers in README.md.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
@@ -9,14 +9,14 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { refGather, refGatherND, refTake } from '../tests/reference.mjs';
-import { jsLoops } from './lib/js-loops.mjs';
+import { refGather, refGatherND, refTake } from '../common/reference.mjs';
+import { jsLoops } from '../common/js-loops.mjs';
 import { memcopyBound } from './lib/memcopy-bound.mjs';
-import { measure, median } from './lib/timing.mjs';
+import { measure, median } from '../common/timing.mjs';
 import { writeReport } from './lib/report.mjs';
 import { wasmGatherGroups } from './lib/wasm-gather-runners.mjs';
 import { buildNative } from './native/build.mjs';
-import { WORKLOADS, bytesMoved, fnv1a, makeTensors } from './workloads.mjs';
+import { WORKLOADS, bytesMoved, fnv1a, makeTensors } from '../common/workloads.mjs';
 
 const exec = promisify(execFile);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));

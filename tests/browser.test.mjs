@@ -122,7 +122,7 @@ describe('Chromium: the random cases', { skip: skipReason }, () => {
       fs.existsSync(distDir) && fs.readdirSync(distDir).some((f) => f.endsWith('.wasm')),
       'dist/*.wasm missing: run `node scripts/build.mjs` first',
     );
-    assert.ok(fs.existsSync(path.join(ROOT, 'tests', 'seed-examples.mjs')), 'tests/seed-examples.mjs missing');
+    assert.ok(fs.existsSync(path.join(ROOT, 'common', 'reference.mjs')), 'common/reference.mjs missing');
     const { chromium } = await import('playwright-core');
     userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wasm-gather-chromium-'));
     context = await chromium.launchPersistentContext(userDataDir, {

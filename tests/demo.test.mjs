@@ -2,7 +2,7 @@
 // driven through playwright-core with Debian's Chromium (never a downloaded browser).
 //   - no page errors, console errors or failed requests, isolated and not;
 //   - every example in the picker renders the right output: seed examples against the values
-//     transcribed from the documents (and, for all of them, against tests/reference.mjs), both
+//     transcribed from the documents (and, for all of them, against common/reference.mjs), both
 //     the output the page computed and the numbers drawn in the output grid;
 //   - hovering an output cell marks its source and index cells, hovering a data cell its outputs;
 //   - a library error is shown inline, and goes away when the input is fixed;
@@ -21,7 +21,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
-import { seedExamples } from './seed-examples.mjs';
+import { seedExamples } from '../common/seed-examples.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -93,7 +93,7 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
   async function pick(page, id) {
     await page.selectOption('#example', id);
     return page.evaluate(async () => {
-      const ref = await import('/tests/reference.mjs');
+      const ref = await import('/common/reference.mjs');
       const hook = window.__wasmGatherDemo.playground;
       const { op, data, indices, attrs } = hook.call();
       const opts = { outOfRange: attrs.outOfRange, batchDims: attrs.batchDims, axis: attrs.axis };
@@ -130,7 +130,7 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
         assert.equal(r.playgroundState, 'ok', what);
         assert.equal(r.presetId, id);
         assert.deepEqual(r.output.shape, r.reference.shape, `${what}: shape vs reference`);
-        assert.deepEqual(r.output.data, r.reference.data, `${what}: values vs tests/reference.mjs`);
+        assert.deepEqual(r.output.data, r.reference.data, `${what}: values vs common/reference.mjs`);
         if (ex) {
           assert.deepEqual(r.output.shape, ex.expected.shape, `${what}: shape vs the document`);
           if (ex.expected.data) assert.deepEqual(r.output.data, ex.expected.data, `${what}: values vs the document`);

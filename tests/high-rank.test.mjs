@@ -3,7 +3,7 @@
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
-import { refGather, refGatherND, refTake } from './reference.mjs';
+import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 import { mulberry32 } from './rng.mjs';
 
 before(() => init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }));

@@ -5,7 +5,7 @@
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
-import { refGather, refGatherND, refTake } from './reference.mjs';
+import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 import { Rng } from './rng.mjs';
 
 const WIDTHS = [Uint8Array, Uint16Array, Float32Array, Float64Array];

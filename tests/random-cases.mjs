@@ -14,7 +14,7 @@
 // library must throw a RangeError whenever the reference does (also when the output is empty:
 // every index is checked) and match it otherwise.
 
-import { refGather, refGatherND, refTake } from './reference.mjs';
+import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 import { Rng, hashString } from './rng.mjs';
 
 export const OPS = ['gather', 'gatherND', 'take'];

@@ -1,4 +1,4 @@
-// Seeded random comparisons of the library against tests/reference.mjs, under node --test.
+// Seeded random comparisons of the library against common/reference.mjs, under node --test.
 // The cases and their checks live in tests/random-cases.mjs (shared with the browser test).
 //
 // WG_TEST_API=<module path> swaps the module under test (for checking this harness itself);

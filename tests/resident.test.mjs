@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import {
   ResidentTensor, dispose, gather, gatherND, heapStats, init, take, upload,
 } from '../js/index.mjs';
-import { refGather, refTake } from './reference.mjs';
+import { refGather, refTake } from '../common/reference.mjs';
 
 const DTYPES = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array, Uint16Array,
   Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array];

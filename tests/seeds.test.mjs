@@ -1,11 +1,11 @@
-// Every worked example of the spec documents (tests/seed-examples.mjs) through the library, in
-// two configurations, plus a check that tests/reference.mjs reproduces the documented results
+// Every worked example of the spec documents (common/seed-examples.mjs) through the library, in
+// two configurations, plus a check that common/reference.mjs reproduces the documented results
 // (which validates the reference used by random.test.mjs).
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { seedExamples } from './seed-examples.mjs';
-import { refGather, refGatherND, refTake } from './reference.mjs';
+import { seedExamples } from '../common/seed-examples.mjs';
+import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 
 const api = await import(process.env.WG_TEST_API ?? '../js/index.mjs');
 const REF = { gather: refGather, gatherND: refGatherND, take: refTake };

@@ -2,12 +2,12 @@
 // calls interleaved from async code and from worker_threads that each run their own instance;
 // sizes around the thread threshold and the kernels' switch points, bitwise equal at 1, 2 and 4
 // threads; and a request larger than wasm memory can give. Every result is compared with
-// tests/reference.mjs (calls from tests/fixtures/soak-cases.mjs).
+// common/reference.mjs (calls from tests/fixtures/soak-cases.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import * as api from '../js/index.mjs';
-import { refGather, refGatherND, refTake } from './reference.mjs';
+import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 import { Rng } from './rng.mjs';
 import { checkCall, randomCall } from './fixtures/soak-cases.mjs';
 import { validCallWorks } from './expect-error.mjs';

@@ -33,8 +33,8 @@ async function main() {
 
   const [api, seeds, ref] = await Promise.all([
     import('../js/index.mjs'),
-    import('../tests/seed-examples.mjs'),
-    import('../tests/reference.mjs'),
+    import('../common/seed-examples.mjs'),
+    import('../common/reference.mjs'),
   ]);
   const examples = seeds.seedExamples;
   const t0 = performance.now();

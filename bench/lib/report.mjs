@@ -104,7 +104,7 @@ function markdown(report) {
   L.push(`${report.date}, ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}` +
     `${report.quick ? ' (quick run: short budgets, figures are rough)' : ''}; ${report.seconds.toFixed(0)} s in all. ` +
     'Produced by `npm run bench`. Times are medians per call; float32 data, int32 indices, random valid indices; ' +
-    'every output was checked bitwise equal to `tests/reference.mjs` before it was timed.', '');
+    'every output was checked bitwise equal to `common/reference.mjs` before it was timed.', '');
   L.push('Modes: **one-shot**: TypedArrays in, a new TypedArray out, everything copied per call (peers: inputs fed per run, ' +
     'tensors created and the output downloaded per call). **resident**: the data is in the library\'s memory ' +
     'beforehand (wasm-gather `upload`; onnxruntime-web: an initializer; tfjs: a kept tensor); per call the indices go in ' +

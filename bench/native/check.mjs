@@ -1,13 +1,13 @@
 // Checks that the native driver computes what the JS reference computes: for every workload, the
 // FNV-1a hashes of the generated data and indices and of the output must equal those of
-// makeTensors(w) and of tests/reference.mjs run on it. Builds the driver if needed.
+// makeTensors(w) and of common/reference.mjs run on it. Builds the driver if needed.
 //   node bench/native/check.mjs [--only W1,W3]
 // Prints a table; exits 1 on any mismatch. The reference is deliberately simple, so this takes
 // several seconds, most of it in the JS reference.
 import { spawnSync } from 'node:child_process';
 import { buildNative } from './build.mjs';
-import { WORKLOADS, makeTensors, fnv1a } from '../workloads.mjs';
-import { refGather, refGatherND, refTake } from '../../tests/reference.mjs';
+import { WORKLOADS, makeTensors, fnv1a } from '../../common/workloads.mjs';
+import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
 
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : null;

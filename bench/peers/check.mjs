@@ -3,8 +3,8 @@
 // checks that no tensor outlives a call or the runner. Prints one row per (runner, workload).
 // Usage: node bench/peers/check.mjs
 import * as tf from '@tensorflow/tfjs-core';
-import { refGather, refGatherND, refTake } from '../../tests/reference.mjs';
-import { WORKLOADS, makeTensors } from '../workloads.mjs';
+import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
+import { WORKLOADS, makeTensors } from '../../common/workloads.mjs';
 import * as ort from './ort.mjs';
 import * as tfjs from './tfjs.mjs';
 

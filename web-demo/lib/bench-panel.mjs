@@ -1,7 +1,7 @@
-// The benchmark panel: runs the workloads of bench/workloads.mjs in this page, wasm-gather
-// (resident and one-shot) against plain JS loops (bench/lib/js-loops.mjs), after checking that
+// The benchmark panel: runs the workloads of common/workloads.mjs in this page, wasm-gather
+// (resident and one-shot) against plain JS loops (common/js-loops.mjs), after checking that
 // their outputs are bitwise identical, and plots the medians. Runs on a button press only.
-import { jsLoops } from '../../bench/lib/js-loops.mjs';
+import { jsLoops } from '../../common/js-loops.mjs';
 import { $, el, fmtMs } from './dom.mjs';
 import { workloads } from './bench-workloads.mjs';
 import { measure } from './bench-timing.mjs';

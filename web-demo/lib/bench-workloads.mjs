@@ -1,6 +1,6 @@
-// The benchmark workloads of bench/workloads.mjs, full size or scaled down (same ops, options,
+// The benchmark workloads of common/workloads.mjs, full size or scaled down (same ops, options,
 // generator and seeds; smaller leading dimensions) so that a run takes seconds and little memory.
-import { WORKLOADS, makeTensors, randomIndices, rowPermutations } from '../../bench/workloads.mjs';
+import { WORKLOADS, makeTensors, randomIndices, rowPermutations } from '../../common/workloads.mjs';
 
 const size = (shape) => shape.reduce((a, b) => a * b, 1);
 

@@ -1,5 +1,5 @@
 // The examples the editor can load: every seed example of the specifications
-// (tests/seed-examples.mjs, grouped by op) and a few starters for what the seeds do not show
+// (common/seed-examples.mjs, grouped by op) and a few starters for what the seeds do not show
 // (they have no tf.gather example, nor out-of-range modes). A preset is
 //   { id, op, title, source, seed: the seed example or null, load(): { data, indices, attrs } }
 // where load() may build large tensors (the shape-only seeds), so it runs only when chosen.

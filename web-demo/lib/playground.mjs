@@ -201,7 +201,7 @@ export function createPlayground(api, seedExamples) {
       return;
     }
     const problem = error ? 'the call failed' : compare(output, exp);
-    const what = exp.data ? 'the documented output' : `the documented shape ${fmtShape(exp.shape)} (values checked against tests/reference.mjs on load)`;
+    const what = exp.data ? 'the documented output' : `the documented shape ${fmtShape(exp.shape)} (values checked against common/reference.mjs on load)`;
     box.replaceChildren(`${from}: `, el('span', { class: problem ? 'bad' : 'good' },
       problem ? `✗ differs from ${what}: ${problem}` : `✓ matches ${what}`));
   }

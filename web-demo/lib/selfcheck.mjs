@@ -1,5 +1,5 @@
 // Runs every seed example through the library on load and compares with the documented
-// output (shape-only examples: with tests/reference.mjs). The result is the badge in the
+// output (shape-only examples: with common/reference.mjs). The result is the badge in the
 // header; it is also what tests/browser.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
@@ -24,7 +24,7 @@ export function compare(out, expected) {
 
 const REF = { gather: 'refGather', gatherND: 'refGatherND', take: 'refTake' };
 
-/** The reference output of a seed example (tests/reference.mjs). */
+/** The reference output of a seed example (common/reference.mjs). */
 export const referenceOf = (ref, ex) => ref[REF[ex.op]](...ex.args, ex.opts);
 
 /** [{ title, source, op, pass, problem }] for every seed example. */
@@ -37,7 +37,7 @@ export function selfCheck(api, ref, examples) {
       if (!problem && ex.checkAgainstReference) {
         const r = referenceOf(ref, ex);
         const p = compare(out, { data: r.data, shape: Array.from(r.shape) });
-        if (p) problem = `differs from tests/reference.mjs: ${p}`;
+        if (p) problem = `differs from common/reference.mjs: ${p}`;
       }
     } catch (err) {
       problem = `threw ${err?.name}: ${err?.message}`;

@@ -8,7 +8,7 @@
 // Shape-only examples (the DirectML output-size example and the three OpenVINO XML layers) have
 // no data in the documents: their data/indices are filled deterministically (all indices valid),
 // `expected` holds only the documented shape, and `checkAgainstReference: true` asks the test to
-// compare the data with tests/reference.mjs. Their `args` are built lazily on first access (the
+// compare the data with common/reference.mjs. Their `args` are built lazily on first access (the
 // first OpenVINO layer has a 1000x256x10x15 float32 input, 154 MB).
 //
 // Letter mapping (tf-gather_nd.txt uses strings as data):
