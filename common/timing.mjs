@@ -1,5 +1,6 @@
 // Timing of one implementation on one workload: medians of repeated calls, with several calls
 // per sample when one call is too short for the clock, awaiting calls that return promises.
+// Used by bench/run.mjs in Node and by the web demo's benchmark panel in a page.
 
 const median = (xs) => {
   const s = [...xs].sort((a, b) => a - b);
@@ -8,19 +9,21 @@ const median = (xs) => {
 };
 
 /**
- * Times run() for about budgetMs (at least minSamples samples, at most maxSamples).
+ * Times run() for about budgetMs (at least minSamples samples, at most maxSamples), with enough
+ * calls per sample to last minSampleMs: raise it where the clock is coarse (a page that is not
+ * cross-origin isolated rounds performance.now() to 0.1 ms).
  * Returns { medianMs, minMs, samples, callsPerSample } per call.
  */
-export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples = 500 } = {}) {
+export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples = 500, minSampleMs = 0.2 } = {}) {
   const isAsync = typeof run()?.then === 'function';
   const once = isAsync ? async (k) => { for (let i = 0; i < k; i++) await run(); } : (k) => { for (let i = 0; i < k; i++) run(); };
-  // Warm up, and find how many calls make a sample of at least 0.2 ms.
+  // Warm up, and find how many calls make a sample of at least minSampleMs.
   let k = 1;
   for (;;) {
     const t0 = performance.now();
     await once(k);
     const dt = performance.now() - t0;
-    if (dt >= 0.2 || k >= 1 << 16) break;
+    if (dt >= minSampleMs || k >= 1 << 16) break;
     k *= 4;
   }
   const samples = [];

@@ -2,9 +2,9 @@
 // (resident and one-shot) against plain JS loops (common/js-loops.mjs), after checking that
 // their outputs are bitwise identical, and plots the medians. Runs on a button press only.
 import { jsLoops } from '../../common/js-loops.mjs';
+import { measure } from '../../common/timing.mjs';
 import { $, el, fmtMs } from './dom.mjs';
 import { workloads } from './bench-workloads.mjs';
-import { measure } from './bench-timing.mjs';
 import { barChart } from './bars.mjs';
 
 const pause = () => new Promise((r) => setTimeout(r, 0));
@@ -63,7 +63,7 @@ export function createBenchPanel(api, info) {
         const t = w.make();
         status.textContent = `${w.id}: timing…`;
         await pause();
-        const r = timeWorkload(api, w, t);
+        const r = await timeWorkload(api, w, t);
         const speedup = r.js / r.resident;
         table.append(el('tr', { 'data-workload': w.id },
           el('th', { scope: 'row', title: w.title }, w.id),
@@ -90,8 +90,11 @@ export function createBenchPanel(api, info) {
   return { ids };
 }
 
+// The page's clock may be coarse (not cross-origin isolated): samples of at least 2 ms.
+const TIMING = { budgetMs: 250, maxSamples: 200, minSampleMs: 2 };
+
 /** Medians (ms per call) for the three implementations, after checking the outputs agree. */
-function timeWorkload(api, w, t) {
+async function timeWorkload(api, w, t) {
   const n = w.outShape.reduce((a, b) => a * b, 1);
   const js = () => jsLoops[w.op](t.data, t.indices, w.opts);
   const oneShotCall = caller(api, w);
@@ -105,9 +108,9 @@ function timeWorkload(api, w, t) {
     const identical = sameBits(ref, oneShot()) && sameBits(ref, residentRun());
     return {
       identical,
-      resident: measure(residentRun).medianMs,
-      oneShot: measure(oneShot).medianMs,
-      js: measure(js).medianMs,
+      resident: (await measure(residentRun, TIMING)).medianMs,
+      oneShot: (await measure(oneShot, TIMING)).medianMs,
+      js: (await measure(js, TIMING)).medianMs,
     };
   } finally {
     resident.dispose();
