@@ -1,11 +1,16 @@
 // Independent plain-JS reference implementations of the three gather ops, written from the
-// specs in /work/shared/seeds (torch.gather, tf.gather_nd / OpenVINO GatherND-8, tf.gather).
+// public specifications:
+//   torch.gather          https://pytorch.org/docs/stable/generated/torch.gather.html
+//   tf.gather_nd          https://www.tensorflow.org/api_docs/python/tf/gather_nd
+//   OpenVINO GatherND-8   https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-8.html
+//   tf.gather             https://www.tensorflow.org/api_docs/python/tf/gather
 // Shares no code with js/. Deliberately simple: every output element is computed from its own
 // multi-index, exactly as the spec formulas read. Correctness over speed.
 //
 //   refGather(input, dim, index, opts)     torch.gather
 //   refGatherND(params, indices, opts)     tf.gather_nd, opts.batchDims (default 0)
 //   refTake(params, indices, opts)         tf.gather, opts.axis (default 0), opts.batchDims (default 0)
+//   refOps                                 the three by the library's op names
 //
 // Tensors are { data, shape }. Index values may be negative (counting from the end of their
 // dimension: valid is -s <= i < s); they are compared as BigInt, so nothing is ever truncated.
@@ -13,31 +18,9 @@
 // of range, even when the output is empty), 'zero' (that element / slice is 0), 'clamp' (wrap
 // once if negative, then clamp to [0, s-1]; if s == 0 the element / slice is 0).
 // opts.out: optional TypedArray or {data, shape} to write into; it is returned as result.data.
+import { numel, ravel, unravel } from './shape.mjs';
 
 const MODES = new Set(['error', 'zero', 'clamp']);
-
-function numel(shape) {
-  let n = 1;
-  for (const d of shape) n *= d;
-  return n;
-}
-
-// Row-major flat offset of coordinate vector `coords` in a tensor of shape `shape`.
-function ravel(coords, shape) {
-  let off = 0;
-  for (let d = 0; d < shape.length; d++) off = off * shape[d] + coords[d];
-  return off;
-}
-
-// Coordinate vector of flat offset `flat` in a tensor of shape `shape`.
-function unravel(flat, shape) {
-  const c = new Array(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    c[d] = flat % shape[d];
-    flat = Math.floor(flat / shape[d]);
-  }
-  return c;
-}
 
 function checkTensor(t, name) {
   if (!t || typeof t !== 'object' || !Array.isArray(t.shape) || t.data == null) {
@@ -104,6 +87,30 @@ function zeroOf(data) {
     : 0;
 }
 
+// The checks gatherND and take open with: both tensors well formed, a known mode, params not a
+// scalar. Returns the mode.
+function checkParamsAndIndices(params, indices, opts) {
+  checkTensor(params, 'params');
+  checkTensor(indices, 'indices');
+  const mode = getMode(opts);
+  if (params.shape.length < 1) throw new RangeError('params rank must be >= 1');
+  return mode;
+}
+
+// The first b dims of params and indices are batch dims: they must be equal.
+function checkBatchDims(params, indices, b) {
+  for (let j = 0; j < b; j++) {
+    if (params.shape[j] !== indices.shape[j]) throw new RangeError('batch dims differ');
+  }
+}
+
+// 'error' mode checks every index before anything is written, also when the output is empty.
+// sizeAt(i) is the size of the dimension that index i points into.
+function checkEveryIndex(indexData, sizeAt, mode) {
+  if (mode !== 'error') return;
+  for (let i = 0; i < indexData.length; i++) resolve(rawIndex(indexData, i), sizeAt(i), mode);
+}
+
 // ---------------------------------------------------------------------------------------------
 // torch.gather: out[p] = input[p with p[dim] := index[p]]; output shape = index.shape.
 export function refGather(input, dim, index, opts = {}) {
@@ -126,9 +133,7 @@ export function refGather(input, dim, index, opts = {}) {
   const outShape = index.shape.slice();
   const n = numel(outShape);
 
-  if (mode === 'error') {
-    for (let i = 0; i < index.data.length; i++) resolve(rawIndex(index.data, i), s, mode);
-  }
+  checkEveryIndex(index.data, () => s, mode);
 
   const out = makeOutput(input.data, outShape, opts);
   const zero = zeroOf(input.data);
@@ -154,31 +159,22 @@ export function refGather(input, dim, index, opts = {}) {
 //   out[b..., i..., r...] = params[b..., indices[b..., i..., :], r...]
 //   output shape = indices.shape[:-1] + params.shape[b+K:]
 export function refGatherND(params, indices, opts = {}) {
-  checkTensor(params, 'params');
-  checkTensor(indices, 'indices');
-  const mode = getMode(opts);
+  const mode = checkParamsAndIndices(params, indices, opts);
   const P = params.shape.length;
   const Q = indices.shape.length;
-  if (P < 1) throw new RangeError('params rank must be >= 1');
   if (Q < 1) throw new RangeError('indices rank must be >= 1');
   const b = opts.batchDims ?? 0;
   if (!Number.isInteger(b) || b < 0 || b > Q - 1 || b >= P) throw new RangeError(`bad batchDims ${b}`);
   const K = indices.shape[Q - 1];
   if (b + K > P) throw new RangeError('indices.shape[-1] too large');
-  for (let j = 0; j < b; j++) {
-    if (params.shape[j] !== indices.shape[j]) throw new RangeError('batch dims differ');
-  }
+  checkBatchDims(params, indices, b);
   const tupleShape = indices.shape.slice(0, Q - 1); // b batch dims + the "i..." dims
   const sliceShape = params.shape.slice(b + K);
   const outShape = tupleShape.concat(sliceShape);
   const nTuples = numel(tupleShape);
   const sliceSize = numel(sliceShape);
 
-  if (mode === 'error') {
-    for (let i = 0; i < indices.data.length; i++) {
-      resolve(rawIndex(indices.data, i), params.shape[b + (i % K)], mode);
-    }
-  }
+  checkEveryIndex(indices.data, (i) => params.shape[b + (i % K)], mode);
 
   const out = makeOutput(params.data, outShape, opts);
   const zero = zeroOf(params.data);
@@ -209,12 +205,9 @@ export function refGatherND(params, indices, opts = {}) {
 //   out[b..., o..., i..., r...] = params[b..., o..., indices[b..., i...], r...]
 //   output shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]
 export function refTake(params, indices, opts = {}) {
-  checkTensor(params, 'params');
-  checkTensor(indices, 'indices');
-  const mode = getMode(opts);
+  const mode = checkParamsAndIndices(params, indices, opts);
   const P = params.shape.length;
   const Q = indices.shape.length;
-  if (P < 1) throw new RangeError('params rank must be >= 1');
   let axis = opts.axis ?? 0;
   let b = opts.batchDims ?? 0;
   if (!Number.isInteger(axis) || axis < -P || axis >= P) throw new RangeError(`bad axis ${axis}`);
@@ -222,17 +215,13 @@ export function refTake(params, indices, opts = {}) {
   if (!Number.isInteger(b) || b < -Q || b > Q) throw new RangeError(`bad batchDims ${b}`);
   if (b < 0) b += Q;
   if (b > axis) throw new RangeError('batchDims must be <= axis');
-  for (let j = 0; j < b; j++) {
-    if (params.shape[j] !== indices.shape[j]) throw new RangeError('batch dims differ');
-  }
+  checkBatchDims(params, indices, b);
   const s = params.shape[axis];
   const idxTail = indices.shape.slice(b);
   const outShape = params.shape.slice(0, axis).concat(idxTail, params.shape.slice(axis + 1));
   const n = numel(outShape);
 
-  if (mode === 'error') {
-    for (let i = 0; i < indices.data.length; i++) resolve(rawIndex(indices.data, i), s, mode);
-  }
+  checkEveryIndex(indices.data, () => s, mode);
 
   const out = makeOutput(params.data, outShape, opts);
   const zero = zeroOf(params.data);
@@ -251,3 +240,6 @@ export function refTake(params, indices, opts = {}) {
   }
   return { data: out, shape: outShape };
 }
+
+/** The three references by the library's op names: refOps[op](...args, opts). */
+export const refOps = { gather: refGather, gatherND: refGatherND, take: refTake };

@@ -1,4 +1,5 @@
-// Every worked example in the spec documents (/work/shared/seeds), as data.
+// Every worked example of the specifications the library implements, as data. Each example
+// names its document (`source`) and the document's public page (`url`).
 // Call as  api[ex.op](...ex.args, ex.opts)  and compare with ex.expected.
 //   gather:   args = [input, dim, index]
 //   gatherND: args = [params, indices]          (opts.batchDims)
@@ -11,12 +12,13 @@
 // compare the data with common/reference.mjs. Their `args` are built lazily on first access (the
 // first OpenVINO layer has a 1000x256x10x15 float32 input, 154 MB).
 //
-// Letter mapping (tf-gather_nd.txt uses strings as data):
+// Letter mapping (the tf.gather_nd page uses strings as data):
 //   'a' -> 1, 'b' -> 2, 'c' -> 3, 'd' -> 4
 //   a letter with a digit suffix n -> 10 * (n + 1) + letter:
 //   'a0' -> 11, 'b0' -> 12, 'c0' -> 13, 'd0' -> 14,  'a1' -> 21, 'b1' -> 22, 'c1' -> 23, 'd1' -> 24
 //
-// This module is data only (no imports): the web demo imports it too.
+// Plain data and common/shape.mjs only: the web demo imports it too.
+import { numel } from './shape.mjs';
 
 const LETTERS = {
   a: 1, b: 2, c: 3, d: 4,
@@ -57,19 +59,27 @@ const TF_M = [['a', 'b'], ['c', 'd']];
 const TF_3 = [[['a0', 'b0'], ['c0', 'd0']],
               [['a1', 'b1'], ['c1', 'd1']]];
 
-const TF = 'tf-gather_nd.txt';
-const OV = 'openvino-GatherND-8.rst';
-const TORCH = 'torch-gather.md';
-const DML = 'directml-GATHER_ND1.md';
+// The documents. The tf.gather_nd examples are those of TensorFlow's page up to version 2.7
+// (later versions of the page show others).
+const TF = { source: 'TensorFlow tf.gather_nd', url: 'https://www.tensorflow.org/versions/r2.7/api_docs/python/tf/gather_nd' };
+const OV = {
+  source: 'OpenVINO GatherND-8',
+  url: 'https://docs.openvino.ai/2025/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-8.html',
+};
+const TORCH = { source: 'PyTorch torch.gather', url: 'https://pytorch.org/docs/stable/generated/torch.gather.html' };
+const DML = {
+  source: 'DirectML DML_GATHER_ND1_OPERATOR_DESC',
+  url: 'https://learn.microsoft.com/en-us/windows/win32/api/directml/ns-directml-dml_gather_nd1_operator_desc',
+};
 
 /** Deterministic valid data for a shape-only gatherND example (lazy). */
-function shapeOnlyGatherND(source, title, dataShape, indicesShape, batchDims, outShape) {
+function shapeOnlyGatherND(doc, title, dataShape, indicesShape, batchDims, outShape) {
   let built = null;
   const build = () => {
-    const n = dataShape.reduce((a, b) => a * b, 1);
+    const n = numel(dataShape);
     const data = new Float32Array(n);
     for (let i = 0; i < n; i++) data[i] = i % 65521; // exact in float32
-    const m = indicesShape.reduce((a, b) => a * b, 1);
+    const m = numel(indicesShape);
     const K = indicesShape[indicesShape.length - 1];
     const ind = new Int32Array(m);
     for (let i = 0; i < m; i++) {
@@ -79,7 +89,7 @@ function shapeOnlyGatherND(source, title, dataShape, indicesShape, batchDims, ou
     return [{ data, shape: dataShape.slice() }, { data: ind, shape: indicesShape.slice() }];
   };
   return {
-    source,
+    ...doc,
     title,
     op: 'gatherND',
     get args() {
@@ -93,98 +103,98 @@ function shapeOnlyGatherND(source, title, dataShape, indicesShape, batchDims, ou
 }
 
 export const seedExamples = [
-  // ---------------------------------------------------------------- tf-gather_nd.txt
+  // ---------------------------------------------------------------- TensorFlow tf.gather_nd
   {
-    source: TF, title: 'Simple indexing into a matrix', op: 'gatherND',
+    ...TF, title: 'Simple indexing into a matrix', op: 'gatherND',
     args: [T(F32, TF_M), T(I32, [[0, 0], [1, 1]])], opts: {},
     expected: E(['a', 'd']),
   },
   {
-    source: TF, title: 'Slice indexing into a matrix', op: 'gatherND',
+    ...TF, title: 'Slice indexing into a matrix', op: 'gatherND',
     args: [T(F32, TF_M), T(I32, [[1], [0]])], opts: {},
     expected: E([['c', 'd'], ['a', 'b']]),
   },
   {
-    source: TF, title: 'Indexing into a 3-tensor (#1)', op: 'gatherND',
+    ...TF, title: 'Indexing into a 3-tensor (#1)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[1]])], opts: {},
     expected: E([[['a1', 'b1'], ['c1', 'd1']]]),
   },
   {
-    source: TF, title: 'Indexing into a 3-tensor (#2)', op: 'gatherND',
+    ...TF, title: 'Indexing into a 3-tensor (#2)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[0, 1], [1, 0]])], opts: {},
     expected: E([['c0', 'd0'], ['a1', 'b1']]),
   },
   {
-    source: TF, title: 'Indexing into a 3-tensor (#3)', op: 'gatherND',
+    ...TF, title: 'Indexing into a 3-tensor (#3)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[0, 0, 1], [1, 0, 1]])], opts: {},
     expected: E(['b0', 'b1']),
   },
   {
-    source: TF, title: 'Batched indexing into a matrix', op: 'gatherND',
+    ...TF, title: 'Batched indexing into a matrix', op: 'gatherND',
     args: [T(F32, TF_M), T(I32, [[[0, 0]], [[0, 1]]])], opts: {},
     expected: E([['a'], ['b']]),
   },
   {
-    source: TF, title: 'Batched slice indexing into a matrix', op: 'gatherND',
+    ...TF, title: 'Batched slice indexing into a matrix', op: 'gatherND',
     args: [T(F32, TF_M), T(I32, [[[1]], [[0]]])], opts: {},
     expected: E([[['c', 'd']], [['a', 'b']]]),
   },
   {
-    source: TF, title: 'Batched indexing into a 3-tensor (#1)', op: 'gatherND',
+    ...TF, title: 'Batched indexing into a 3-tensor (#1)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[[1]], [[0]]])], opts: {},
     expected: E([[[['a1', 'b1'], ['c1', 'd1']]],
                  [[['a0', 'b0'], ['c0', 'd0']]]]),
   },
   {
-    source: TF, title: 'Batched indexing into a 3-tensor (#2)', op: 'gatherND',
+    ...TF, title: 'Batched indexing into a 3-tensor (#2)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[[0, 1], [1, 0]], [[0, 0], [1, 1]]])], opts: {},
     expected: E([[['c0', 'd0'], ['a1', 'b1']],
                  [['a0', 'b0'], ['c1', 'd1']]]),
   },
   {
-    source: TF, title: 'Batched indexing into a 3-tensor (#3)', op: 'gatherND',
+    ...TF, title: 'Batched indexing into a 3-tensor (#3)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[[0, 0, 1], [1, 0, 1]], [[0, 1, 1], [1, 1, 0]]])], opts: {},
     expected: E([['b0', 'b1'], ['d0', 'c1']]),
   },
   {
-    source: TF, title: 'Batched params and indices, batch_dims = 1 (#1)', op: 'gatherND',
+    ...TF, title: 'Batched params and indices, batch_dims = 1 (#1)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[1], [0]])], opts: { batchDims: 1 },
     expected: E([['c0', 'd0'], ['a1', 'b1']]),
   },
   {
-    source: TF, title: 'Batched params and indices, batch_dims = 1 (#2)', op: 'gatherND',
+    ...TF, title: 'Batched params and indices, batch_dims = 1 (#2)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[[1]], [[0]]])], opts: { batchDims: 1 },
     expected: E([[['c0', 'd0']], [['a1', 'b1']]]),
   },
   {
-    source: TF, title: 'Batched params and indices, batch_dims = 1 (#3)', op: 'gatherND',
+    ...TF, title: 'Batched params and indices, batch_dims = 1 (#3)', op: 'gatherND',
     args: [T(F32, TF_3), T(I32, [[[1, 0]], [[0, 1]]])], opts: { batchDims: 1 },
     expected: E([['c0'], ['b1']]),
   },
 
-  // ---------------------------------------------------------------- openvino-GatherND-8.rst
+  // ---------------------------------------------------------------- OpenVINO GatherND-8
   {
-    source: OV, title: 'Example 1: gathering elements', op: 'gatherND',
+    ...OV, title: 'Example 1: gathering elements', op: 'gatherND',
     args: [T(I32, [[1, 2], [3, 4]]), T(I32, [[0, 0], [1, 0]])], opts: {},
     expected: E([1, 3]),
   },
   {
-    source: OV, title: 'Example 2: gathering slices', op: 'gatherND',
+    ...OV, title: 'Example 2: gathering slices', op: 'gatherND',
     args: [T(I32, [[1, 2], [3, 4]]), T(I32, [[1], [0]])], opts: {},
     expected: E([[3, 4], [1, 2]]),
   },
   {
-    source: OV, title: 'Example 3: indices with leading dimensions', op: 'gatherND',
+    ...OV, title: 'Example 3: indices with leading dimensions', op: 'gatherND',
     args: [T(I32, [[1, 2], [3, 4]]), T(I32, [[[1]], [[0]]])], opts: {},
     expected: E([[[3, 4]], [[1, 2]]]),
   },
   {
-    source: OV, title: 'Example 4: elements with batch_dims = 1', op: 'gatherND',
+    ...OV, title: 'Example 4: elements with batch_dims = 1', op: 'gatherND',
     args: [T(I32, [[1, 2], [3, 4]]), T(I32, [[1], [0]])], opts: { batchDims: 1 },
     expected: E([2, 3], [2]),
   },
   {
-    source: OV, title: 'Example 5: slices with batch_dims = 1', op: 'gatherND',
+    ...OV, title: 'Example 5: slices with batch_dims = 1', op: 'gatherND',
     args: [
       T(I32, [[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],
               [[13, 14, 15, 16], [17, 18, 19, 20], [21, 22, 23, 24]]]),
@@ -194,7 +204,7 @@ export const seedExamples = [
     expected: E([[5, 6, 7, 8], [13, 14, 15, 16]], [2, 4]),
   },
   {
-    source: OV, title: 'Example 6: batch_dims = 2 with leading dimensions', op: 'gatherND',
+    ...OV, title: 'Example 6: batch_dims = 2 with leading dimensions', op: 'gatherND',
     args: [
       T(I32, [[[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],
               [[13, 14, 15, 16], [17, 18, 19, 20], [21, 22, 23, 24]]]),
@@ -205,7 +215,7 @@ export const seedExamples = [
     expected: E([[[2], [5], [11]], [[13], [19], [23]]], [2, 3, 1]),
   },
   {
-    source: OV, title: 'Example 7: batch_dims = 3', op: 'gatherND',
+    ...OV, title: 'Example 7: batch_dims = 3', op: 'gatherND',
     args: [
       T(I32, [[[[1, 2, 3, 4], [5, 6, 7, 8]],
                [[9, 10, 11, 12], [13, 14, 15, 16]]]]), // shape (1, 2, 2, 4)
@@ -221,27 +231,26 @@ export const seedExamples = [
   shapeOnlyGatherND(OV, 'XML layer, batch_dims = 3 (shape only)',
     [1, 64, 64, 320], [1, 64, 64, 1, 1], 3, [1, 64, 64, 1]),
 
-  // ---------------------------------------------------------------- torch-gather.md
-  // The document shows this example twice (Chinese and English versions); it is one example.
+  // ---------------------------------------------------------------- PyTorch torch.gather
   {
-    source: TORCH, title: 'torch.gather(t, 1, [[0, 0], [1, 0]])', op: 'gather',
+    ...TORCH, title: 'torch.gather(t, 1, [[0, 0], [1, 0]])', op: 'gather',
     args: [T(I32, [[1, 2], [3, 4]]), 1, T(I32, [[0, 0], [1, 0]])], opts: {},
     expected: E([[1, 1], [4, 3]]),
   },
 
-  // ---------------------------------------------------------------- directml-GATHER_ND1.md
+  // ---------------------------------------------------------------- DirectML GATHER_ND1
   // DirectML pads tensors with leading 1 dims to a common DimensionCount; here tensors use only
   // the meaningful dims (the last InputDimensionCount / IndicesDimensionCount dims), and the
   // expected output shape is the output's Sizes without the padding leading 1s.
   {
-    source: DML, title: 'Example 1. 1D remapping', op: 'gatherND',
+    ...DML, title: 'Example 1. 1D remapping', op: 'gatherND',
     args: [T(F32, [[0, 1], [2, 3]]), T(U32, [[1], [0]])], opts: { batchDims: 0 },
     expected: E([[2, 3], [0, 1]]),
   },
   {
     // InputTensor Sizes {1,3,2,2} with InputDimensionCount 3 -> {3,2,2}; IndicesTensor
     // {1,3,2,2} with IndicesDimensionCount 3 -> {3,2,2}; OutputTensor {1,1,3,2} -> {3,2}.
-    source: DML, title: 'Example 2. 2D remapping with batch count', op: 'gatherND',
+    ...DML, title: 'Example 2. 2D remapping with batch count', op: 'gatherND',
     args: [
       T(F32, [[[0, 1], [2, 3]], [[4, 5], [6, 7]], [[8, 9], [10, 11]]]),
       T(U32, [[[0, 0], [1, 1]], [[1, 1], [0, 0]], [[0, 1], [1, 0]]]),
@@ -255,5 +264,3 @@ export const seedExamples = [
   shapeOnlyGatherND(DML, 'OutputTensor.Sizes example (shape only)',
     [3, 4, 5, 6, 7], [1, 2, 3], 0, [1, 2, 6, 7]),
 ];
-
-export default seedExamples;

@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 // Paths from the repository root, copied to the same paths in the app (their imports are relative).
 const SMOKE_FILES = ['tests/fixtures/runtime-smoke.mjs', 'tests/random-cases.mjs', 'tests/rng.mjs',
-  'common/seed-examples.mjs', 'common/reference.mjs'];
+  'common/seed-examples.mjs', 'common/reference.mjs', 'common/shape.mjs'];
 
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
   { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
