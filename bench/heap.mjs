@@ -2,10 +2,11 @@
 // inputs and output. A ratio of 1.00 means no copies beyond the one marshalled copy of each.
 // Usage: node bench/heap.mjs
 import { dispose, gather, gatherND, heapStats, init, take } from '../js/index.mjs';
+import { numel } from '../common/shape.mjs';
 
 await init({ variant: 'simd-threaded', threads: 2 });
-const f32 = (shape) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)), shape });
-const i32 = (shape, limit) => ({ data: new Int32Array(shape.reduce((a, b) => a * b, 1)).map((_, i) => i % limit), shape });
+const f32 = (shape) => ({ data: new Float32Array(numel(shape)), shape });
+const i32 = (shape, limit) => ({ data: new Int32Array(numel(shape)).map((_, i) => i % limit), shape });
 const cases = [
   ['take 1024x256 f32, 4096 rows', take, [f32([1024, 256]), i32([4096], 1024)]],
   ['take axis 1, 64x1024x16, 512 idx', take, [f32([64, 1024, 16]), i32([512], 1024), { axis: 1 }]],

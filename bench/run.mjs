@@ -9,8 +9,10 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
+import { sameBytes } from '../common/bytes.mjs';
 import { jsLoops } from '../common/js-loops.mjs';
+import { caller } from '../common/op-caller.mjs';
+import { refOps } from '../common/reference.mjs';
 import { memcopyBound } from './lib/memcopy-bound.mjs';
 import { measure, median } from '../common/timing.mjs';
 import { writeReport } from './lib/report.mjs';
@@ -24,20 +26,6 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3 } : { budgetMs: 250, minSamples: 5 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-
-function reference(w, t) {
-  if (w.op === 'take') return refTake(t.data, t.indices, w.opts).data;
-  if (w.op === 'gatherND') return refGatherND(t.data, t.indices, w.opts).data;
-  return refGather(t.data, w.opts.dim, t.indices).data;
-}
-
-/** Bitwise equality of two Float32Arrays (NaN payloads and -0 included). */
-function sameBits(a, b) {
-  if (!(a instanceof Float32Array) || a.length !== b.length) return false;
-  const x = new Uint32Array(a.buffer, a.byteOffset, a.length), y = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
 
 // ---- the in-process implementations, as groups that share a set-up (one wasm-gather init) ----
 async function peerGroups() {
@@ -75,7 +63,7 @@ async function runGroup(group, cases, results) {
           if (inst.note) row.note = inst.note;
           let out = await inst.run();
           if (inst.check) out = inst.check();
-          if (!inst.unchecked && !sameBits(out, c.expected)) throw new Error('output differs from the reference');
+          if (!inst.unchecked && !sameBytes(out, c.expected)) throw new Error('output differs from the reference');
           if (inst.heap) {
             const h = inst.heap();
             row.peakCallBytes = h.lastCallBytes;
@@ -156,7 +144,7 @@ const t0 = performance.now();
 log('generating workloads and reference outputs');
 const cases = WORKLOADS.map((w) => {
   const t = makeTensors(w);
-  const expected = reference(w, t);
+  const expected = caller(refOps, w)(t.data, t.indices).data;
   return { w: { ...w, outBytes: expected.byteLength }, t, expected, expectedHash: fnv1a(expected), bytes: bytesMoved(w, t) };
 });
 

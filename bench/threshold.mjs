@@ -4,13 +4,12 @@
 // Prints the median of many runs per size, all thread counts side by side.
 // Usage: node bench/threshold.mjs
 import { load } from '../js/loader.mjs';
+import { median } from '../common/timing.mjs';
 
 const SIZES = [1, 4, 16, 32, 64, 128, 256, 512, 1024, 4096].map((k) => k * 1024); // output bytes
 const ROWS = [4, 256]; // bytes per gathered block: single float32 elements, and 64-float rows
 const THREADS = [1, 2, 4];
 const PARAM_BYTES = 1 << 20;
-
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 
 function timeIt(fn, minMs = 100) {
   for (let i = 0; i < 5; i++) fn();

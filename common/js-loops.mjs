@@ -1,12 +1,11 @@
 // Plain JS gathers, as a user would write them without a library: the baseline for call
 // overhead (W5) and a sanity line in the table. Valid indices only (no checks beyond JS's own),
 // float32 data; each call returns a new array, like the one-shot mode of the libraries.
-
-const size = (shape) => shape.reduce((a, b) => a * b, 1);
+import { numel } from './shape.mjs';
 
 /** tf.gather along axis (batchDims 0): rows of the inner size copied with set(). */
 function take(data, indices, { axis = 0 }) {
-  const s = data.shape, outer = size(s.slice(0, axis)), n = s[axis], inner = size(s.slice(axis + 1));
+  const s = data.shape, outer = numel(s.slice(0, axis)), n = s[axis], inner = numel(s.slice(axis + 1));
   const d = data.data, idx = indices.data, k = idx.length;
   const out = new Float32Array(outer * k * inner);
   for (let o = 0, w = 0; o < outer; o++) {
@@ -22,10 +21,10 @@ function take(data, indices, { axis = 0 }) {
 /** tf.gather_nd with batchDims: each index tuple picks a slice of its batch. */
 function gatherND(data, indices, { batchDims = 0 }) {
   const s = data.shape, is = indices.shape, K = is[is.length - 1];
-  const batch = size(s.slice(0, batchDims)), tuples = size(is.slice(batchDims, -1));
-  const slice = size(s.slice(batchDims + K)), batchSize = size(s.slice(batchDims));
+  const batch = numel(s.slice(0, batchDims)), tuples = numel(is.slice(batchDims, -1));
+  const slice = numel(s.slice(batchDims + K)), batchSize = numel(s.slice(batchDims));
   const strides = [];
-  for (let c = 0; c < K; c++) strides.push(size(s.slice(batchDims + c + 1)));
+  for (let c = 0; c < K; c++) strides.push(numel(s.slice(batchDims + c + 1)));
   const d = data.data, idx = indices.data;
   const out = new Float32Array(batch * tuples * slice);
   for (let b = 0, t = 0, w = 0; b < batch; b++) {

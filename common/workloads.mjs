@@ -1,6 +1,7 @@
 // The benchmark workloads (issue 3), generated from a fixed seed. bench/native/bench_native.c
 // generates the same bytes with the same generator, so native and wasm outputs can be compared
 // by hash. float32 data, int32 indices, random valid indices.
+import { numel } from './shape.mjs';
 
 /** xorshift32: the same three shifts in C (bench/native/bench_native.c). */
 export function xorshift32(seed) {
@@ -13,18 +14,16 @@ export function xorshift32(seed) {
   };
 }
 
-const size = (shape) => shape.reduce((a, b) => a * b, 1);
-
 /** Float32 data in [0, 1) with 24 random bits each (exact in float32). */
 function randomData(next, shape) {
-  const a = new Float32Array(size(shape));
+  const a = new Float32Array(numel(shape));
   for (let i = 0; i < a.length; i++) a[i] = (next() >>> 8) * 2 ** -24;
   return { data: a, shape };
 }
 
 /** Int32 indices; index i is uniform in [0, limits[i % limits.length]). */
 export function randomIndices(next, shape, limits) {
-  const a = new Int32Array(size(shape));
+  const a = new Int32Array(numel(shape));
   for (let i = 0; i < a.length; i++) a[i] = next() % limits[i % limits.length];
   return { data: a, shape };
 }
@@ -87,7 +86,7 @@ export function makeTensors(w) {
 
 /** Bytes that count for GB/s: output plus indices. */
 export function bytesMoved(w, t) {
-  return size(w.outShape) * 4 + t.indices.data.byteLength;
+  return numel(w.outShape) * 4 + t.indices.data.byteLength;
 }
 
 /** FNV-1a over the bytes of a TypedArray (the native driver prints the same hash). */

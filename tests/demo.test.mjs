@@ -93,12 +93,11 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
   async function pick(page, id) {
     await page.selectOption('#example', id);
     return page.evaluate(async () => {
-      const ref = await import('/common/reference.mjs');
+      const { refOps } = await import('/common/reference.mjs');
+      const { caller } = await import('/common/op-caller.mjs');
       const hook = window.__wasmGatherDemo.playground;
       const { op, data, indices, attrs } = hook.call();
-      const opts = { outOfRange: attrs.outOfRange, batchDims: attrs.batchDims, axis: attrs.axis };
-      const r = op === 'gather' ? ref.refGather(data, attrs.dim, indices, opts)
-        : op === 'gatherND' ? ref.refGatherND(data, indices, opts) : ref.refTake(data, indices, opts);
+      const r = caller(refOps, { op, opts: attrs })(data, indices);
       const cells = [...document.querySelectorAll('#picture .cell[data-role=out]')]
         .map((c) => [Number(c.dataset.flat), c.textContent]);
       return {

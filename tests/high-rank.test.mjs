@@ -4,17 +4,18 @@ import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
 import { refGather, refGatherND, refTake } from '../common/reference.mjs';
+import { numel } from '../common/shape.mjs';
 import { mulberry32 } from './rng.mjs';
 
 before(() => init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }));
 after(() => dispose());
 
 function tensor(shape, rand) {
-  const n = shape.reduce((a, b) => a * b, 1);
+  const n = numel(shape);
   return { data: Float64Array.from({ length: n }, () => Math.floor(rand() * 1e6)), shape };
 }
 function indices(shape, limit, rand) {
-  const n = shape.reduce((a, b) => a * b, 1);
+  const n = numel(shape);
   return { data: Int32Array.from({ length: n }, () => Math.floor(rand() * 2 * limit) - limit), shape };
 }
 function same(actual, expected) {

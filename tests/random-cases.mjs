@@ -14,11 +14,12 @@
 // library must throw a RangeError whenever the reference does (also when the output is empty:
 // every index is checked) and match it otherwise.
 
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
+import { bytesOf, sameBytes } from '../common/bytes.mjs';
+import { refOps } from '../common/reference.mjs';
+import { numel } from '../common/shape.mjs';
 import { Rng, hashString } from './rng.mjs';
 
 export const OPS = ['gather', 'gatherND', 'take'];
-export const REF = { gather: refGather, gatherND: refGatherND, take: refTake };
 
 // A minimal assert (node:assert is not in browsers): each check throws an Error with the message.
 const assert = {
@@ -61,7 +62,6 @@ const HUGE = [
 ];
 const TAIL_DIMS = [15, 16, 17, 31, 33, 63, 65, 100];
 
-const numel = (shape) => shape.reduce((a, b) => a * b, 1);
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape);
 const caseSeed = (op, n) => hashString(`wasm-gather random ${op} #${n}`);
 
@@ -329,7 +329,7 @@ function refResult(c) {
   let r = refCache.get(key);
   if (r) return r;
   const fresh = genCase(c.op, c.n); // own copy: the reference never sees the library's arrays
-  const fn = REF[c.op];
+  const fn = refOps[c.op];
   try {
     const res = fn(...fresh.args, fresh.opts);
     r = { threw: false, shape: res.shape, data: res.data };
@@ -357,19 +357,11 @@ function checkUnchanged(snap, t, msg) {
   assert.deepEqual(t.shape, snap.shape, `${msg}: input shape modified`);
   if (ArrayBuffer.isView(t.data)) {
     const now = new Uint8Array(t.data.buffer, t.data.byteOffset, t.data.byteLength);
-    assert.ok(bytesEqual(now, snap.data), `${msg}: input data modified`);
+    assert.ok(sameBytes(now, snap.data), `${msg}: input data modified`);
   } else {
     assert.deepEqual(t.data, snap.data, `${msg}: input data (plain array) modified`);
   }
 }
-
-function bytesEqual(a, b) {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
-  return true;
-}
-
-const bytesOf = (ta) => new Uint8Array(ta.buffer, ta.byteOffset, ta.byteLength);
 
 function checkResult(res, ref, c, outObj, msg) {
   assert.ok(res && typeof res === 'object', `${msg}: no result object`);
@@ -379,14 +371,14 @@ function checkResult(res, ref, c, outObj, msg) {
   if (outObj) assert.ok(res.data === outObj, `${msg}: result.data is not opts.out`);
   const got = bytesOf(res.data);
   const want = bytesOf(ref.data);
-  if (!bytesEqual(got, want)) {
+  if (!sameBytes(got, want)) {
     const bpe = c.dtype.BYTES_PER_ELEMENT;
     let i = 0;
     while (got[i] === want[i]) i++;
     const e = Math.floor(i / bpe);
     let bad = 0;
     for (let k = 0; k < res.data.length; k++) {
-      if (!bytesEqual(got.subarray(k * bpe, (k + 1) * bpe), want.subarray(k * bpe, (k + 1) * bpe))) bad++;
+      if (!sameBytes(got.subarray(k * bpe, (k + 1) * bpe), want.subarray(k * bpe, (k + 1) * bpe))) bad++;
     }
     assert.fail(`${msg}: data differs at element ${e} (got ${res.data[e]}, expected ${ref.data[e]}); ` +
       `${bad} of ${res.data.length} elements differ`);
@@ -465,8 +457,8 @@ export function runCase(api, op, n, cfgName) {
     const all = bytesOf(outBacking);
     const head = c.outPad * bpe;
     const tail = all.length - c.outPad * bpe;
-    assert.ok(bytesEqual(all.subarray(0, head), outBackingCopy.subarray(0, head)) &&
-      bytesEqual(all.subarray(tail), outBackingCopy.subarray(tail)),
+    assert.ok(sameBytes(all.subarray(0, head), outBackingCopy.subarray(0, head)) &&
+      sameBytes(all.subarray(tail), outBackingCopy.subarray(tail)),
       `${msg}: wrote outside the opts.out view`);
   }
   stats.cases++;

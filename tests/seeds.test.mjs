@@ -4,11 +4,11 @@
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { sameBytes } from '../common/bytes.mjs';
+import { refOps } from '../common/reference.mjs';
 import { seedExamples } from '../common/seed-examples.mjs';
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 
 const api = await import(process.env.WG_TEST_API ?? '../js/index.mjs');
-const REF = { gather: refGather, gatherND: refGatherND, take: refTake };
 
 const CONFIGS = [
   { variant: 'simd', threads: 1 },
@@ -16,20 +16,11 @@ const CONFIGS = [
 ];
 
 const name = (ex) => `${ex.source}: ${ex.title}`;
-const bytesOf = (ta) => new Uint8Array(ta.buffer, ta.byteOffset, ta.byteLength);
-
-function sameBytes(a, b) {
-  const x = bytesOf(a);
-  const y = bytesOf(b);
-  if (x.length !== y.length) return false;
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
 
 // Reference results of the shape-only examples, computed once.
 const refCache = new Map();
 function refOf(ex) {
-  if (!refCache.has(ex)) refCache.set(ex, REF[ex.op](...ex.args, ex.opts));
+  if (!refCache.has(ex)) refCache.set(ex, refOps[ex.op](...ex.args, ex.opts));
   return refCache.get(ex);
 }
 
@@ -46,7 +37,7 @@ function checkAgainstDoc(res, ex, who) {
 describe('reference.mjs reproduces the documented examples', () => {
   for (const ex of seedExamples) {
     test(name(ex), () => {
-      const res = REF[ex.op](...ex.args, ex.opts);
+      const res = refOps[ex.op](...ex.args, ex.opts);
       checkAgainstDoc(res, ex, 'reference');
     });
   }

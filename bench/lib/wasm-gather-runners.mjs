@@ -8,23 +8,19 @@
 //             when a framework chains ops; nothing is copied back to JS.
 //   in-wasm:  data, indices and output all resident (opts.out is a resident tensor): the kernel
 //             and the call alone, as the native driver measures it; how ops chain in a framework.
-import { dispose, gather, gatherND, heapStats, init, take, upload } from '../../js/index.mjs';
+import * as api from '../../js/index.mjs';
+import { caller } from '../../common/op-caller.mjs';
+import { numel } from '../../common/shape.mjs';
 
-// A call of the workload's op as a user would write it: the options object built once, not per
-// call, so that the figures are the library's and not the harness's.
-function caller(w, extra = {}) {
-  if (w.op === 'gather') return (data, indices) => gather(data, w.opts.dim, indices, extra);
-  const op = { take, gatherND }[w.op];
-  const opts = { ...w.opts, ...extra };
-  return (data, indices) => op(data, indices, opts);
-}
+const { dispose, heapStats, init, upload } = api;
+const outputArray = (w) => new Float32Array(numel(w.outShape));
 
 function runners(label) {
   return [
     {
       impl: `wasm-gather ${label}, one-shot`, family: 'wasm-gather', mode: 'one-shot',
       setup(w, t) {
-        const call = caller(w);
+        const call = caller(api, w);
         return { run: () => call(t.data, t.indices).data, heap: () => heapStats(), dispose() {} };
       },
     },
@@ -32,7 +28,7 @@ function runners(label) {
       impl: `wasm-gather ${label}, resident`, family: 'wasm-gather', mode: 'resident',
       setup(w, t) {
         const data = upload(t.data);
-        const call = caller(w, { out: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)) });
+        const call = caller(api, w, { out: outputArray(w) });
         return { run: () => call(data, t.indices).data, heap: () => heapStats(), dispose: () => data.dispose() };
       },
     },
@@ -40,7 +36,7 @@ function runners(label) {
       impl: `wasm-gather ${label}, resident, new array per call`, family: 'wasm-gather', mode: 'resident-new',
       setup(w, t) {
         const data = upload(t.data);
-        const call = caller(w);
+        const call = caller(api, w);
         return { run: () => call(data, t.indices).data, heap: () => heapStats(), dispose: () => data.dispose() };
       },
     },
@@ -48,8 +44,8 @@ function runners(label) {
       impl: `wasm-gather ${label}, resident, output kept in wasm`, family: 'wasm-gather', mode: 'resident-chained',
       setup(w, t) {
         const data = upload(t.data);
-        const out = upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)), shape: w.outShape });
-        const call = caller(w, { out });
+        const out = upload({ data: outputArray(w), shape: w.outShape });
+        const call = caller(api, w, { out });
         return {
           run: () => call(data, t.indices),
           check: () => out.read(),
@@ -62,8 +58,8 @@ function runners(label) {
       impl: `wasm-gather ${label}, in-wasm`, family: 'wasm-gather', mode: 'in-wasm',
       setup(w, t) {
         const data = upload(t.data), indices = upload(t.indices);
-        const out = upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)), shape: w.outShape });
-        const call = caller(w, { out });
+        const out = upload({ data: outputArray(w), shape: w.outShape });
+        const call = caller(api, w, { out });
         return {
           run: () => call(data, indices),
           check: () => out.read(),

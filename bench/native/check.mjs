@@ -6,21 +6,13 @@
 // several seconds, most of it in the JS reference.
 import { spawnSync } from 'node:child_process';
 import { buildNative } from './build.mjs';
+import { caller } from '../../common/op-caller.mjs';
+import { refOps } from '../../common/reference.mjs';
 import { WORKLOADS, makeTensors, fnv1a } from '../../common/workloads.mjs';
-import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
 
 const onlyArg = process.argv.indexOf('--only');
 const only = onlyArg > 0 ? process.argv[onlyArg + 1].split(',') : null;
 const workloads = only ? WORKLOADS.filter((w) => only.includes(w.id)) : WORKLOADS;
-
-function reference(w, t) {
-  switch (w.op) {
-    case 'take': return refTake(t.data, t.indices, { axis: w.opts.axis });
-    case 'gatherND': return refGatherND(t.data, t.indices, { batchDims: w.opts.batchDims ?? 0 });
-    case 'gather': return refGather(t.data, w.opts.dim, t.indices);
-    default: throw new Error(`unknown op ${w.op}`);
-  }
-}
 
 const bin = await buildNative();
 const args = ['--min-ms', '1', '--only', workloads.map((w) => w.id).join(',')];
@@ -39,7 +31,7 @@ let ok = true;
 for (const w of workloads) {
   const n = native.get(w.id);
   const t = makeTensors(w);
-  const out = reference(w, t).data;
+  const out = caller(refOps, w)(t.data, t.indices).data;
   const js = { data: fnv1a(t.data.data), indices: fnv1a(t.indices.data), out: fnv1a(out) };
   const match = n !== undefined && n.dataHash === js.data && n.indexHash === js.indices &&
     n.hash === js.out && n.outBytes === out.byteLength;

@@ -3,19 +3,12 @@
 // checks that no tensor outlives a call or the runner. Prints one row per (runner, workload).
 // Usage: node bench/peers/check.mjs
 import * as tf from '@tensorflow/tfjs-core';
-import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
+import { sameBytes } from '../../common/bytes.mjs';
+import { caller } from '../../common/op-caller.mjs';
+import { refOps } from '../../common/reference.mjs';
 import { WORKLOADS, makeTensors } from '../../common/workloads.mjs';
 import * as ort from './ort.mjs';
 import * as tfjs from './tfjs.mjs';
-
-const reference = (w, t) => ({
-  take: () => refTake(t.data, t.indices, w.opts),
-  gatherND: () => refGatherND(t.data, t.indices, w.opts),
-  gather: () => refGather(t.data, w.opts.dim, t.indices),
-})[w.op]().data;
-
-const sameBits = (a, b) => a.constructor === b.constructor && a.length === b.length
-  && Buffer.from(a.buffer, a.byteOffset, a.byteLength).equals(Buffer.from(b.buffer, b.byteOffset, b.byteLength));
 
 const runners = [...(await ort.peers()), ...(await tfjs.peers())];
 await tf.ready(); // tf.memory() needs a backend
@@ -26,7 +19,7 @@ console.log('\nimpl | mode | workload | result | ms of one call | note');
 let failures = 0;
 for (const w of WORKLOADS) {
   const t = makeTensors(w);
-  const expected = reference(w, t);
+  const expected = caller(refOps, w)(t.data, t.indices).data;
   for (const r of runners) {
     const tensorsBefore = tf.memory().numTensors;
     let result;
@@ -42,7 +35,7 @@ for (const w of WORKLOADS) {
       const second = await handle.run();
       ms = (performance.now() - t0).toFixed(2);
       const leaked = tf.memory().numTensors !== tensorsSetUp;
-      result = !sameBits(first, expected) || !sameBits(second, expected) ? 'WRONG' : leaked ? 'LEAK' : 'ok';
+      result = !sameBytes(first, expected) || !sameBytes(second, expected) ? 'WRONG' : leaked ? 'LEAK' : 'ok';
     } catch (e) {
       result = `err: ${e.message.split('\n')[0]}`;
     }

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
+import { numel } from '../../common/shape.mjs';
 import { freshInitMs } from './init-ms.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
@@ -21,7 +22,7 @@ const wasmDir = `${dirname(createRequire(import.meta.url).resolve('@tensorflow/t
  */
 function withBatchCoords(idx, shape, b) {
   const batchShape = shape.slice(0, b);
-  const perBatch = shape.slice(b).reduce((m, d) => m * d, 1);
+  const perBatch = numel(shape.slice(b));
   const out = new Int32Array(idx.length * (b + 1));
   for (let i = 0, o = 0; i < idx.length; i++, o += b + 1) {
     let q = Math.floor(i / perBatch);

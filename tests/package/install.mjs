@@ -8,9 +8,9 @@ import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url';
 
 export const root = fileURLToPath(new URL('../..', import.meta.url));
-// Paths from the repository root, copied to the same paths in the app (their imports are relative).
-const SMOKE_FILES = ['tests/fixtures/runtime-smoke.mjs', 'tests/random-cases.mjs', 'tests/rng.mjs',
-  'common/seed-examples.mjs', 'common/reference.mjs', 'common/shape.mjs'];
+// Copied to the same paths in the app, since they import each other by relative paths: the smoke
+// suite's files and common/ (the reference and the seed examples it checks against).
+const SMOKE_FILES = ['tests/fixtures/runtime-smoke.mjs', 'tests/random-cases.mjs', 'tests/rng.mjs'];
 
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
   { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -19,7 +19,7 @@ const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fun
 export function packAndInstall(name) {
   const dir = `${root}build/package-tests/${name}`;
   rmSync(dir, { recursive: true, force: true });
-  for (const sub of ['tests/fixtures', 'common']) mkdirSync(`${dir}/app/${sub}`, { recursive: true });
+  mkdirSync(`${dir}/app/tests/fixtures`, { recursive: true });
   // --ignore-scripts: prepack would rebuild the wasm (--force); pretest has just built it.
   const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root));
   const tarball = `${dir}/${packed.filename}`;
@@ -29,6 +29,7 @@ export function packAndInstall(name) {
   }, null, 2)}\n`);
   npm(['install', '--offline'], `${dir}/app`);
   for (const f of SMOKE_FILES) copyFileSync(`${root}${f}`, `${dir}/app/${f}`);
+  cpSync(`${root}common`, `${dir}/app/common`, { recursive: true });
   cpSync(`${root}tests/package/app`, `${dir}/app`, { recursive: true });
   return { app: `${dir}/app`, dir, tarball, packed };
 }

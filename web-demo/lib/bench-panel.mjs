@@ -1,27 +1,16 @@
 // The benchmark panel: runs the workloads of common/workloads.mjs in this page, wasm-gather
 // (resident and one-shot) against plain JS loops (common/js-loops.mjs), after checking that
 // their outputs are bitwise identical, and plots the medians. Runs on a button press only.
+import { sameBytes } from '../../common/bytes.mjs';
 import { jsLoops } from '../../common/js-loops.mjs';
+import { caller } from '../../common/op-caller.mjs';
+import { numel } from '../../common/shape.mjs';
 import { measure } from '../../common/timing.mjs';
 import { $, el, fmtMs } from './dom.mjs';
 import { workloads } from './bench-workloads.mjs';
 import { barChart } from './bars.mjs';
 
 const pause = () => new Promise((r) => setTimeout(r, 0));
-
-function caller(api, w, extra = {}) {
-  if (w.op === 'gather') return (d, i) => api.gather(d, w.opts.dim, i, extra);
-  const opts = { ...w.opts, ...extra };
-  return (d, i) => api[w.op](d, i, opts);
-}
-
-function sameBits(a, b) {
-  if (a.length !== b.length) return false;
-  const x = new Uint32Array(a.buffer, a.byteOffset, a.length);
-  const y = new Uint32Array(b.buffer, b.byteOffset, b.length);
-  for (let i = 0; i < x.length; i++) if (x[i] !== y[i]) return false;
-  return true;
-}
 
 export function createBenchPanel(api, info) {
   const root = $('#bench');
@@ -95,17 +84,16 @@ const TIMING = { budgetMs: 250, maxSamples: 200, minSampleMs: 2 };
 
 /** Medians (ms per call) for the three implementations, after checking the outputs agree. */
 async function timeWorkload(api, w, t) {
-  const n = w.outShape.reduce((a, b) => a * b, 1);
   const js = () => jsLoops[w.op](t.data, t.indices, w.opts);
   const oneShotCall = caller(api, w);
   const oneShot = () => oneShotCall(t.data, t.indices).data;
   const resident = api.upload(t.data);
-  const outArray = new Float32Array(n);
+  const outArray = new Float32Array(numel(w.outShape));
   const residentCall = caller(api, w, { out: outArray });
   const residentRun = () => residentCall(resident, t.indices).data;
   try {
     const ref = js();
-    const identical = sameBits(ref, oneShot()) && sameBits(ref, residentRun());
+    const identical = sameBytes(ref, oneShot()) && sameBytes(ref, residentRun());
     return {
       identical,
       resident: (await measure(residentRun, TIMING)).medianMs,

@@ -1,8 +1,7 @@
 // The benchmark workloads of common/workloads.mjs, full size or scaled down (same ops, options,
 // generator and seeds; smaller leading dimensions) so that a run takes seconds and little memory.
+import { numel } from '../../common/shape.mjs';
 import { WORKLOADS, makeTensors, randomIndices, rowPermutations } from '../../common/workloads.mjs';
-
-const size = (shape) => shape.reduce((a, b) => a * b, 1);
 
 // Small versions: data of 1-8 MB instead of up to 65 MB.
 const SMALL = {
@@ -26,7 +25,7 @@ export function workloads(scale) {
       v.title = `${w.title.split(':')[0]}: ${shapeText(s.dataShape)} by ${shapeText(idxShape)}`;
     }
     v.make = () => makeTensors(v);
-    v.bytes = size(v.dataShape) * 4;
+    v.bytes = numel(v.dataShape) * 4;
     return v;
   });
 }

@@ -43,38 +43,12 @@ export function fmtNum(v) {
 }
 
 export const fmtShape = (shape) => `[${shape.join(', ')}]`;
-export const numel = (shape) => shape.reduce((a, b) => a * b, 1);
 
 /** Milliseconds with a unit that suits them: 12.3 ms, 456 µs. */
 export function fmtMs(ms) {
   if (ms >= 100) return `${ms.toFixed(0)} ms`;
   if (ms >= 1) return `${ms.toFixed(2)} ms`;
   return `${(ms * 1000).toPrecision(3)} µs`;
-}
-
-/** Row-major strides of a shape. */
-export function strides(shape) {
-  const s = new Array(shape.length);
-  let k = 1;
-  for (let d = shape.length - 1; d >= 0; d--) { s[d] = k; k *= shape[d]; }
-  return s;
-}
-
-/** Coordinates of a flat row-major position. */
-export function unravel(flat, shape) {
-  const c = new Array(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) {
-    c[d] = flat % shape[d];
-    flat = Math.floor(flat / shape[d]);
-  }
-  return c;
-}
-
-/** Flat row-major position of coordinates. */
-export function ravel(coords, shape) {
-  let off = 0;
-  for (let d = 0; d < shape.length; d++) off = off * shape[d] + coords[d];
-  return off;
 }
 
 /** Colour of gathered unit u: golden-angle hues, so neighbours differ. */

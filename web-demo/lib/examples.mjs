@@ -13,7 +13,7 @@ export const OPS = ['gather', 'gatherND', 'take'];
 export const OP_LABEL = { gather: 'gather (torch.gather)', gatherND: 'gatherND (tf.gather_nd)', take: 'take (tf.gather)' };
 
 /** Attributes of a call, with the defaults the editor shows. */
-export function attrsOf(op, opts = {}, dim) {
+function attrsOf(op, opts = {}, dim) {
   return {
     dim: dim ?? 0,
     axis: opts.axis ?? 0,

@@ -1,7 +1,8 @@
 // Draws a tensor as grids of cells: rank 0-2 as one grid, rank 3+ as a row of 2-D slices (one
 // per leading coordinate). Long axes are cut (the rest summarised in a note). Each cell carries
 // data-flat (its row-major position) for hovering, and a colour from paint(flat).
-import { el, fmtNum, fmtShape, numel, unravel } from './dom.mjs';
+import { numel, unravel } from '../../common/shape.mjs';
+import { el, fmtNum, fmtShape } from './dom.mjs';
 
 const MAX_SLICES = 8;
 const CELL_BUDGET = 240; // fewer slices when each is large

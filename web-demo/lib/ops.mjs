@@ -1,4 +1,5 @@
 // One call of the chosen op with the editor's attributes, and the same call as code.
+import { caller } from '../../common/op-caller.mjs';
 
 export const NAMES = {
   gather: { data: 'input', indices: 'index' },
@@ -7,7 +8,7 @@ export const NAMES = {
 };
 
 /** The options object the op takes (only what differs from the defaults). */
-export function optsOf(op, attrs) {
+function optsOf(op, attrs) {
   const o = {};
   if (op === 'take' && attrs.axis !== 0) o.axis = attrs.axis;
   if (op !== 'gather' && attrs.batchDims !== 0) o.batchDims = attrs.batchDims;
@@ -17,11 +18,8 @@ export function optsOf(op, attrs) {
 
 /** Runs api[op] on data and indices (tensors or resident tensors); extra goes into opts. */
 export function callOp(api, op, data, indices, attrs, extra = {}) {
-  const opts = { ...optsOf(op, attrs), ...extra };
-  if (op === 'gather') return api.gather(data, attrs.dim, indices, opts);
-  if (op === 'gatherND') return api.gatherND(data, indices, opts);
-  if (op === 'take') return api.take(data, indices, opts);
-  throw new TypeError(`unknown op ${op}`);
+  const opts = op === 'gather' ? { dim: attrs.dim, ...optsOf(op, attrs) } : optsOf(op, attrs);
+  return caller(api, { op, opts }, extra)(data, indices);
 }
 
 /** `take(params, indices, { axis: 1 })` */

@@ -1,7 +1,8 @@
 // The editor: a preset or an op, editable data / indices / attributes, the output recomputed on
 // every edit, and the picture (data, indices and output grids coloured by which index tuple
 // moved what where, with hover in every direction).
-import { $, el, fmtNum, fmtShape, unitHue, unravel } from './dom.mjs';
+import { unravel } from '../../common/shape.mjs';
+import { $, el, fmtNum, fmtShape, unitHue } from './dom.mjs';
 import { DATA_TYPES, INDEX_TYPES, ParseError, dtypeName, formatNested, parseShape, parseValues } from './parse.mjs';
 import { OPS, OP_LABEL, presets } from './examples.mjs';
 import { NAMES, callOp, callText } from './ops.mjs';
@@ -190,19 +191,21 @@ export function createPlayground(api, seedExamples) {
   function note(output, error) {
     const box = $('#example-note');
     if (!preset) return;
-    const from = preset.seed ? `From ${preset.source}` : 'A demo starter (not from the specifications)';
+    const from = preset.seed
+      ? ['From ', el('a', { href: preset.seed.url, target: '_blank', rel: 'noopener' }, preset.source)]
+      : ['A demo starter (not from the specifications)'];
     if (edited) {
-      box.replaceChildren(`${from}, edited.`);
+      box.replaceChildren(...from, ', edited.');
       return;
     }
     const exp = preset.seed?.expected;
     if (!exp) {
-      box.replaceChildren(`${from}.`);
+      box.replaceChildren(...from, '.');
       return;
     }
     const problem = error ? 'the call failed' : compare(output, exp);
     const what = exp.data ? 'the documented output' : `the documented shape ${fmtShape(exp.shape)} (values checked against common/reference.mjs on load)`;
-    box.replaceChildren(`${from}: `, el('span', { class: problem ? 'bad' : 'good' },
+    box.replaceChildren(...from, ': ', el('span', { class: problem ? 'bad' : 'good' },
       problem ? `✗ differs from ${what}: ${problem}` : `✓ matches ${what}`));
   }
 

@@ -6,8 +6,8 @@
 //
 // The index elements that chose each output element follow from the op's definition (which
 // block of the output a given index tuple fills), in indexElements() below.
+import { numel, ravel, unravel } from '../../common/shape.mjs';
 import { callOp } from './ops.mjs';
-import { numel, ravel, unravel } from './dom.mjs';
 
 const RESIDENT_ABOVE = 1 << 20; // iota tensors larger than this are kept in wasm memory
 

@@ -1,6 +1,6 @@
 // Runs every seed example through the library on load and compares with the documented
 // output (shape-only examples: with common/reference.mjs). The result is the badge in the
-// header; it is also what tests/browser.test.mjs reads.
+// header; it is also what tests/demo.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape) && x.data !== undefined;
@@ -22,11 +22,6 @@ export function compare(out, expected) {
   return null;
 }
 
-const REF = { gather: 'refGather', gatherND: 'refGatherND', take: 'refTake' };
-
-/** The reference output of a seed example (common/reference.mjs). */
-export const referenceOf = (ref, ex) => ref[REF[ex.op]](...ex.args, ex.opts);
-
 /** [{ title, source, op, pass, problem }] for every seed example. */
 export function selfCheck(api, ref, examples) {
   return examples.map((ex) => {
@@ -35,7 +30,7 @@ export function selfCheck(api, ref, examples) {
       const out = api[ex.op](...ex.args, ex.opts);
       problem = compare(out, ex.expected);
       if (!problem && ex.checkAgainstReference) {
-        const r = referenceOf(ref, ex);
+        const r = ref.refOps[ex.op](...ex.args, ex.opts);
         const p = compare(out, { data: r.data, shape: Array.from(r.shape) });
         if (p) problem = `differs from common/reference.mjs: ${p}`;
       }
