@@ -9,6 +9,7 @@ import { NAMES, callOp, callText } from './ops.mjs';
 import { provenance } from './provenance.mjs';
 import { renderGrid } from './grid.mjs';
 import { compare } from './selfcheck.mjs';
+import { fillTensorFieldset } from './tensor-fields.mjs';
 
 const EDITABLE_MAX = 20000;     // tensors with more values are shown as a summary, not as text
 const RESIDENT_ABOVE = 1 << 20; // fixed (preset) data tensors larger than this are uploaded once
@@ -16,6 +17,7 @@ const ATTR_OPS = { dim: ['gather'], axis: ['take'], batchDims: ['take', 'gatherN
 
 export function createPlayground(api, seedExamples) {
   const list = presets(seedExamples);
+  for (const fieldset of document.querySelectorAll('#editor fieldset[data-tensor]')) fillTensorFieldset(fieldset);
   const f = {
     example: $('#example'), op: $('#op'),
     dataValues: $('#data-values'), dataShape: $('#data-shape'), dataType: $('#data-type'),
