@@ -88,13 +88,13 @@ function zeroOf(data) {
 }
 
 // The checks gatherND and take open with: both tensors well formed, a known mode, params not a
-// scalar. Returns the mode.
+// scalar. Returns the mode and the ranks P of params and Q of indices.
 function checkParamsAndIndices(params, indices, opts) {
   checkTensor(params, 'params');
   checkTensor(indices, 'indices');
   const mode = getMode(opts);
   if (params.shape.length < 1) throw new RangeError('params rank must be >= 1');
-  return mode;
+  return { mode, P: params.shape.length, Q: indices.shape.length };
 }
 
 // The first b dims of params and indices are batch dims: they must be equal.
@@ -159,9 +159,7 @@ export function refGather(input, dim, index, opts = {}) {
 //   out[b..., i..., r...] = params[b..., indices[b..., i..., :], r...]
 //   output shape = indices.shape[:-1] + params.shape[b+K:]
 export function refGatherND(params, indices, opts = {}) {
-  const mode = checkParamsAndIndices(params, indices, opts);
-  const P = params.shape.length;
-  const Q = indices.shape.length;
+  const { mode, P, Q } = checkParamsAndIndices(params, indices, opts);
   if (Q < 1) throw new RangeError('indices rank must be >= 1');
   const b = opts.batchDims ?? 0;
   if (!Number.isInteger(b) || b < 0 || b > Q - 1 || b >= P) throw new RangeError(`bad batchDims ${b}`);
@@ -205,9 +203,7 @@ export function refGatherND(params, indices, opts = {}) {
 //   out[b..., o..., i..., r...] = params[b..., o..., indices[b..., i...], r...]
 //   output shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]
 export function refTake(params, indices, opts = {}) {
-  const mode = checkParamsAndIndices(params, indices, opts);
-  const P = params.shape.length;
-  const Q = indices.shape.length;
+  const { mode, P, Q } = checkParamsAndIndices(params, indices, opts);
   let axis = opts.axis ?? 0;
   let b = opts.batchDims ?? 0;
   if (!Number.isInteger(axis) || axis < -P || axis >= P) throw new RangeError(`bad axis ${axis}`);

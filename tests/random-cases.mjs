@@ -142,13 +142,39 @@ function injectEmpty(R, choices) {
   if (choices.length) R.pick(choices)();
 }
 
+/**
+ * One case in ten of take and gatherND gets a zero-size dim: a batch dim (in both shapes), a
+ * dim of params, or one of the first indexDims dims of indices (not gatherND's tuple size).
+ */
+function maybeEmpty(R, pshape, ishape, b, indexDims) {
+  if (!R.chance(0.1)) return;
+  const ch = [];
+  for (let d = 0; d < pshape.length; d++) {
+    if (d < b) ch.push(() => { pshape[d] = 0; ishape[d] = 0; });
+    else ch.push(() => { pshape[d] = 0; });
+  }
+  for (let d = b; d < indexDims; d++) ch.push(() => { ishape[d] = 0; });
+  injectEmpty(R, ch);
+}
+
+/** The size of an inner slice of more than 4 KB, in elements of dtype. */
+const wideInner = (R, dtype) => Math.ceil(4100 / dtype.BYTES_PER_ELEMENT) + R.int(0, 300);
+
+// Dim sizes for a generator's attempt number `tries`: 1 to 3 once 30 attempts came out too large.
+const dimsFor = (tries) => (tries < 30 ? dimVal : (r) => r.int(1, 3));
+
+/** A shape of `rank` dims drawn by dv; the last one is sometimes a tail size (TAIL_DIMS). */
+function randomShape(R, rank, dv) {
+  const shape = Array.from({ length: rank }, () => dv(R));
+  if (rank > 0 && R.chance(0.15)) shape[rank - 1] = R.pick(TAIL_DIMS);
+  return shape;
+}
+
 function genTake(R, dtype, itype, mode, large) {
   let P, Q, axis, b, pshape, ishape;
   if (large) {
-    const bytes = dtype.BYTES_PER_ELEMENT;
     if (R.chance(0.5)) {
-      // inner slices > 4 KB
-      const inner = Math.ceil(4100 / bytes) + R.int(0, 300);
+      const inner = wideInner(R, dtype);
       pshape = R.chance(0.5) ? [R.int(2, 8), inner] : [R.int(1, 3), R.int(2, 8), inner];
       axis = pshape.length - 2;
       b = 0;
@@ -169,22 +195,13 @@ function genTake(R, dtype, itype, mode, large) {
       Q = R.int(0, 4);
       axis = R.int(0, P - 1);
       b = Math.min(axis, Q) > 0 && R.chance(0.4) ? R.int(1, Math.min(axis, Q)) : 0;
-      const dv = tries < 30 ? dimVal : (r) => r.int(1, 3);
-      pshape = Array.from({ length: P }, () => dv(R));
-      if (R.chance(0.15)) pshape[P - 1] = R.pick(TAIL_DIMS);
+      const dv = dimsFor(tries);
+      pshape = randomShape(R, P, dv);
       ishape = pshape.slice(0, b).concat(Array.from({ length: Q - b }, () => dv(R)));
       const outN = (numel(pshape) / pshape[axis]) * numel(ishape.slice(b));
       if (numel(pshape) <= 6000 && outN <= 8000 && numel(ishape) <= 3000) break;
     }
-    if (R.chance(0.1)) {
-      const ch = [];
-      for (let d = 0; d < P; d++) {
-        if (d < b) ch.push(() => { pshape[d] = 0; ishape[d] = 0; });
-        else ch.push(() => { pshape[d] = 0; });
-      }
-      for (let d = b; d < Q; d++) ch.push(() => { ishape[d] = 0; });
-      injectEmpty(R, ch);
-    }
+    maybeEmpty(R, pshape, ishape, b, Q);
   }
   const params = { data: fillData(R, dtype, numel(pshape)), shape: pshape };
   const s = pshape[axis];
@@ -198,9 +215,8 @@ function genTake(R, dtype, itype, mode, large) {
 function genGatherND(R, dtype, itype, mode, large) {
   let P, Q, b, K, pshape, ishape;
   if (large) {
-    const bytes = dtype.BYTES_PER_ELEMENT;
     if (R.chance(0.5)) {
-      const inner = Math.ceil(4100 / bytes) + R.int(0, 300);
+      const inner = wideInner(R, dtype);
       b = R.chance(0.4) ? 1 : 0;
       pshape = b ? [R.int(2, 3), R.int(2, 4), R.int(1, 3), inner] : [R.int(2, 4), R.int(1, 3), inner];
       K = R.int(1, pshape.length - 1 - b);
@@ -220,22 +236,13 @@ function genGatherND(R, dtype, itype, mode, large) {
       Q = R.int(b + 1, 5);
       K = R.int(0, P - b);
       if (K === 0 && R.chance(0.6)) K = R.int(0, P - b);
-      const dv = tries < 30 ? dimVal : (r) => r.int(1, 3);
-      pshape = Array.from({ length: P }, () => dv(R));
-      if (R.chance(0.15)) pshape[P - 1] = R.pick(TAIL_DIMS);
+      const dv = dimsFor(tries);
+      pshape = randomShape(R, P, dv);
       ishape = pshape.slice(0, b).concat(Array.from({ length: Q - 1 - b }, () => dv(R)), [K]);
       const outN = numel(ishape.slice(0, Q - 1)) * numel(pshape.slice(b + K));
       if (numel(pshape) <= 6000 && outN <= 8000 && numel(ishape) <= 3000) break;
     }
-    if (R.chance(0.1)) {
-      const ch = [];
-      for (let d = 0; d < P; d++) {
-        if (d < b) ch.push(() => { pshape[d] = 0; ishape[d] = 0; });
-        else ch.push(() => { pshape[d] = 0; });
-      }
-      for (let d = b; d < Q - 1; d++) ch.push(() => { ishape[d] = 0; });
-      injectEmpty(R, ch);
-    }
+    maybeEmpty(R, pshape, ishape, b, Q - 1);
   }
   const params = { data: fillData(R, dtype, numel(pshape)), shape: pshape };
   const indices = makeIndices(R, ishape, (i) => pshape[b + (i % K)], itype, mode);
@@ -255,9 +262,8 @@ function genGather(R, dtype, itype, mode, large) {
     for (let tries = 0; ; tries++) {
       r = R.chance(0.04) ? 0 : R.int(1, 6);
       d = r === 0 ? 0 : R.int(0, r - 1);
-      const dv = tries < 30 ? dimVal : (q) => q.int(1, 3);
-      xshape = Array.from({ length: r }, () => dv(R));
-      if (r > 0 && R.chance(0.15)) xshape[r - 1] = R.pick(TAIL_DIMS);
+      const dv = dimsFor(tries);
+      xshape = randomShape(R, r, dv);
       ishape = xshape.map((v, e) => (e === d ? dv(R) : R.chance(0.6) ? v : R.int(1, v)));
       if (numel(xshape) <= 6000 && numel(ishape) <= 6000) break;
     }
