@@ -13,7 +13,7 @@ export const OPS = ['gather', 'gatherND', 'take'];
 export const OP_LABEL = { gather: 'gather (torch.gather)', gatherND: 'gatherND (tf.gather_nd)', take: 'take (tf.gather)' };
 
 /** Attributes of a call, with the defaults the editor shows. */
-function attrsOf(op, opts = {}, dim) {
+function attrsOf(opts = {}, dim) {
   return {
     dim: dim ?? 0,
     axis: opts.axis ?? 0,
@@ -59,12 +59,12 @@ export function presets(seedExamples) {
       const [data, a1, a2] = ex.args;
       const indices = ex.op === 'gather' ? a2 : a1;
       // Large shape-only tensors are not copied: the editor never changes them in place.
-      return { data, indices, attrs: attrsOf(ex.op, ex.opts, ex.op === 'gather' ? a1 : undefined) };
+      return { data, indices, attrs: attrsOf(ex.opts, ex.op === 'gather' ? a1 : undefined) };
     },
   }));
   STARTERS.forEach((s, i) => list.push({
     id: `starter-${i}`, op: s.op, title: s.title, source: 'demo starter', seed: null,
-    load: () => ({ data: copy(s.data), indices: copy(s.indices), attrs: attrsOf(s.op, s.opts, s.dim) }),
+    load: () => ({ data: copy(s.data), indices: copy(s.indices), attrs: attrsOf(s.opts, s.dim) }),
   }));
   return list;
 }
