@@ -1,6 +1,6 @@
 // The benchmark (issue 3): every implementation on every workload of common/workloads.mjs, in one
 // run, each output checked equal to the reference before it is timed. Writes bench/results.json,
-// bench/RESULTS.md, bench/ratios.svg and the table between the bench markers in README.md.
+// bench/RESULTS.md and bench/ratios.svg, nothing outside bench/.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
 //        node bench/run.mjs --report-only   (the report again from bench/results.json)
 import { execFile } from 'node:child_process';
@@ -125,7 +125,7 @@ function sizes() {
 
 // ---- main ----
 if (process.argv.includes('--report-only')) { // rewrite the report from the last results.json
-  writeReport(JSON.parse(readFileSync(here('./results.json'), 'utf8')), here('./RESULTS.md'), here('./ratios.svg'), here('../README.md'));
+  writeReport(JSON.parse(readFileSync(here('./results.json'), 'utf8')), here('./RESULTS.md'), here('./ratios.svg'));
   process.exit(0);
 }
 // On these VMs the first touch of fresh memory costs about 3 ms per MiB, and whether a new
@@ -163,5 +163,5 @@ const report = {
 };
 report.seconds = (performance.now() - t0) / 1000;
 writeFileSync(here('./results.json'), JSON.stringify(report, null, 1) + '\n');
-writeReport(report, here('./RESULTS.md'), here('./ratios.svg'), here('../README.md'));
-log(`wrote bench/results.json, bench/RESULTS.md, bench/ratios.svg and README.md's table in ${report.seconds.toFixed(0)} s`);
+writeReport(report, here('./RESULTS.md'), here('./ratios.svg'));
+log(`wrote bench/results.json, bench/RESULTS.md and bench/ratios.svg in ${report.seconds.toFixed(0)} s`);

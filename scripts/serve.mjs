@@ -2,9 +2,10 @@
 // Tiny static file server for the wasm-gather web demo (no dependencies).
 //
 // Serves the repository root so the demo at /web-demo/ can import ../js/ and
-// the library can fetch ../dist/. By default it sends the cross-origin
-// isolation headers (COOP/COEP) that SharedArrayBuffer, and so the threaded
-// build, needs.
+// ../common/ (the reference, seed examples and workloads it shares with the
+// tests and the benchmark), and the library can fetch ../dist/. By default it
+// sends the cross-origin isolation headers (COOP/COEP) that SharedArrayBuffer,
+// and so the threaded build, needs.
 //
 //   node scripts/serve.mjs [--port N] [--no-isolation]
 //   PORT=N node scripts/serve.mjs
