@@ -25,7 +25,7 @@ export function detectEnvironment() {
   const isWorkerd = typeof g.navigator === 'object' && g.navigator.userAgent === 'Cloudflare-Workers';
   const isEdgeLight = typeof g.EdgeRuntime === 'string'; // Vercel Edge and its edge-runtime package
   // Node and Bun: the CommonJS glue with worker_threads. Deno and workerd also report
-  // process.versions.node, but must take the web glue (toolchain-notes.md).
+  // process.versions.node, but must take the web glue (docs/toolchain.md).
   const isNode = typeof g.process === 'object' && !!g.process.versions?.node && !isDeno && !isWorkerd && !isEdgeLight;
   const hasSAB = typeof g.SharedArrayBuffer === 'function';
   const hasWorker = typeof g.Worker === 'function';

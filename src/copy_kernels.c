@@ -9,7 +9,7 @@
 #endif
 
 /* Blocks at least this large go to memcpy, which is memory.copy with bulk memory: in V8 it beats
- * an explicit v128 loop only for larger rows (about 256 B here; see toolchain-notes.md). */
+ * an explicit v128 loop only for larger rows (about 256 B here; see docs/toolchain.md). */
 #define WG_MEMCPY_MIN_BYTES 256
 
 /* Single elements of 1, 2, 4 or 8 bytes. memcpy of a constant size compiles to one load/store
