@@ -121,6 +121,9 @@ export function dispose(): void;
 export function gather<T extends DataArray, O extends CommonOptions<T> = CommonOptions<T>>(
   input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
+/** ONNX's name for gather (GatherElements); the same function. */
+export const gatherElements: typeof gather;
+
 /** tf.gather_nd: output shape indices.shape[:-1] + params.shape[batchDims + K:]. */
 export function gatherND<T extends DataArray, O extends GatherNDOptions<T> = GatherNDOptions<T>>(
   params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;

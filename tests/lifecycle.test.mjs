@@ -84,5 +84,7 @@ test('CommonJS: require() gives the same API', async () => {
   const info = await cjs.init({ variant: 'simd' });
   assert.equal(info.variant, 'simd');
   assert.deepEqual(Array.from(cjs.gatherND({ data: new Uint16Array([5, 6, 7, 8]), shape: [2, 2] }, { data: [1, 0], shape: [1, 2] }).data), [7]);
+  const esm = await import('../js/index.mjs');
+  assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), 'index.cjs exports what index.mjs does');
   cjs.dispose();
 });
