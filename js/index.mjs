@@ -11,7 +11,7 @@ import {
 export { ResidentTensor };
 
 let state = null; // { m, memory, pool, scratch, info }
-let pending = null; // the init() in flight
+let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
 
 // Layout of the per-module scratch block (one malloc at init): three shapes of MAX_RANK size_t
 // (uint32 on wasm32), the output rank, and a wg_error_info (five int64).
@@ -33,19 +33,26 @@ export function init(opts = {}) {
     return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${t}`));
   }
   if (state) {
-    const same = (opts.variant === undefined || opts.variant === state.info.variant) &&
-      (opts.threads === undefined || opts.threads === state.requestedThreads);
-    if (!same) {
+    if (!sameOptions(opts, { variant: state.info.variant, threads: state.requestedThreads })) {
       return Promise.reject(new Error(`init: already initialized as ${state.info.variant} with ` +
         `${state.info.threads} thread(s); call dispose() before init() with other options`));
     }
     return Promise.resolve({ ...state.info });
   }
-  if (!pending) {
-    pending = start(opts).finally(() => { pending = null; });
+  if (pending && !sameOptions(opts, pending)) {
+    // Other options while one loads: answered as if called right after it, loaded or failed.
+    const after = () => init(opts);
+    return pending.promise.then(after, after);
   }
-  return pending.then((info) => ({ ...info }));
+  if (!pending) {
+    pending = { promise: start(opts).finally(() => { pending = null; }), variant: opts.variant, threads: opts.threads };
+  }
+  return pending.promise.then((info) => ({ ...info }));
 }
+
+// Whether init(opts) asks for nothing other than `other` ({ variant, threads }) has.
+const sameOptions = (opts, other) => (opts.variant === undefined || opts.variant === other.variant) &&
+  (opts.threads === undefined || opts.threads === other.threads);
 
 async function start(opts) {
   const { module: m, memory, variant, threads } = await load(opts);

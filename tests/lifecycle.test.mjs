@@ -89,6 +89,31 @@ test('init: a given Module (or its bytes) runs on its own build at any thread co
   dispose();
 });
 
+test('init: concurrent calls with other options get the sequential error; with the same options they share one module', async () => {
+  const [first, second] = await Promise.allSettled([init({ variant: 'simd' }), init({ variant: 'simd-threaded', threads: 2 })]);
+  assert.deepEqual(first, { status: 'fulfilled', value: { variant: 'simd', threads: 1, simd: true } });
+  assert.equal(second.status, 'rejected');
+  assert.equal(String(second.reason), 'Error: init: already initialized as simd with 1 thread(s); call dispose() before init() with other options');
+  rowsWork();
+  dispose();
+  // The first fails: the other options load, as they would right after it.
+  const [bad, other] = await Promise.allSettled([init({ variant: 'simd', wasm: new Uint8Array([1, 2, 3]) }), init({ variant: 'simd-threaded', threads: 2 })]);
+  assert.ok(bad.reason instanceof WebAssembly.CompileError, String(bad.reason));
+  assert.deepEqual(other, { status: 'fulfilled', value: { variant: 'simd-threaded', threads: 2, simd: true } });
+  dispose();
+  const { instantiate } = WebAssembly;
+  let instances = 0;
+  WebAssembly.instantiate = (...args) => { instances++; return instantiate(...args); };
+  try {
+    const infos = await Promise.all([init({ variant: 'simd' }), init({ variant: 'simd' }), init({})]);
+    assert.deepEqual(infos, Array(3).fill({ variant: 'simd', threads: 1, simd: true }));
+    assert.equal(instances, 1, 'one module for all three');
+  } finally {
+    WebAssembly.instantiate = instantiate;
+    dispose();
+  }
+});
+
 test('repeated calls do not grow the wasm heap', async () => {
   await init({ variant: 'simd-threaded', threads: 2 });
   const params = { data: new Float64Array(300000), shape: [1000, 300] };
