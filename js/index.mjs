@@ -1,7 +1,7 @@
 // wasm-gather: gather, gatherND and take on { data: TypedArray, shape: number[] } tensors.
 // This file owns the module's state and marshals each call: validate, copy the inputs into one
 // wasm allocation, run the C op, copy the result out, free (on every path, errors included).
-import { load } from './loader.mjs';
+import { TEST_HOOKS, load } from './loader.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import {
@@ -56,6 +56,7 @@ const sameOptions = (opts, other) => (opts.variant === undefined || opts.variant
 
 async function start(opts) {
   const { module: m, memory, variant, threads } = await load(opts);
+  opts[TEST_HOOKS]?.loaded?.(m); // test-only (tests/init.test.mjs): makes what follows fail
   const scratch = m._malloc(SCRATCH.size);
   if (!scratch) throw new Error('init: out of wasm memory');
   const status = m._wg_pool_create(threads, scratch + SCRATCH.pool);

@@ -18,6 +18,14 @@ const WASM_URLS = {
   simd: () => new URL('../dist/wasm-gather-simd.wasm', import.meta.url),
 };
 
+/**
+ * Test-only and undocumented, not part of the API: the opts key (a Symbol, so no caller sets it
+ * by chance) through which tests/init.test.mjs makes start-up come up short or fail.
+ * { workers: n } preloads n pool workers instead of threads - 1, so that pthread_create really
+ * fails past them; { loaded(module) } runs on the Emscripten module before the pool is made.
+ */
+export const TEST_HOOKS = Symbol('wasm-gather test hooks');
+
 /** What the host is and can do. */
 export function detectEnvironment() {
   const g = globalThis;
@@ -182,7 +190,7 @@ export async function load(opts = {}) {
   const factory = glue.default;
   let memory;
   const moduleArg = {
-    wgWorkers: threads - 1,
+    wgWorkers: opts[TEST_HOOKS]?.workers ?? threads - 1,
     // Always instantiate from our compiled Module: the glue's own loading fetches file paths,
     // which fails in Node, and compiling bytes is forbidden in workerd.
     instantiateWasm(imports, receiveInstance) {
