@@ -1,7 +1,7 @@
 // wasm-gather: gather, gatherND and take on { data: TypedArray, shape: number[] } tensors.
 // This file owns the module's state and marshals each call: validate, copy the inputs into one
 // wasm allocation, run the C op, copy the result out, free (on every path, errors included).
-import { TEST_HOOKS, load } from './loader.mjs';
+import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import {
@@ -64,7 +64,12 @@ async function start(opts) {
   if (opts.parallelThreshold !== undefined) {
     m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
   }
+  // pthread_create may fail past the preloaded workers; the pool keeps what it got.
   const info = { variant, threads: m._wg_pool_threads(pool), simd: true };
+  if (info.threads < threads) {
+    warnOnce(`wasm-gather: init: running on ${info.threads} thread(s) instead of ${threads}: only ` +
+      `${info.threads - 1} of the ${threads - 1} worker threads could be started`);
+  }
   state = { m, memory, pool, scratch, info, requestedThreads: opts.threads, lastCallBytes: 0, closed: false };
   return info;
 }

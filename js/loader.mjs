@@ -54,7 +54,7 @@ function noThreadsReason(env) {
 }
 
 const warned = new Set();
-function warnOnce(message) {
+export function warnOnce(message) {
   if (warned.has(message)) return;
   warned.add(message);
   console.warn(message);
