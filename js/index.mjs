@@ -2,7 +2,7 @@
 // This file owns the module's state and marshals each call: validate, copy the inputs into one
 // wasm allocation, run the C op, copy the result out, free (on every path, errors included).
 import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
-import { statusError } from './errors.mjs';
+import { STATUS, statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import {
   MAX_RANK, commonOptions, dataTensor, indexTensor, integerArg, outputTarget,
@@ -10,7 +10,7 @@ import {
 
 export { ResidentTensor };
 
-let state = null; // { m, memory, pool, scratch, info }
+let state = null; // { m, memory, pool, scratch, info, requestedThreads, lastCallBytes, closed }
 let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
 
 // Layout of the per-module scratch block (one malloc at init): three shapes of MAX_RANK size_t
@@ -57,33 +57,53 @@ const sameOptions = (opts, other) => (opts.variant === undefined || opts.variant
 async function start(opts) {
   const { module: m, memory, variant, threads } = await load(opts);
   opts[TEST_HOOKS]?.loaded?.(m); // test-only (tests/init.test.mjs): makes what follows fail
-  const scratch = m._malloc(SCRATCH.size);
-  if (!scratch) throw new Error('init: out of wasm memory');
-  const status = m._wg_pool_create(threads, scratch + SCRATCH.pool);
-  const pool = status === 0 ? new Uint32Array(memory.buffer, scratch + SCRATCH.pool, 1)[0] : 0;
-  if (opts.parallelThreshold !== undefined) {
-    m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
+  const s = { m, memory, pool: 0, scratch: 0, requestedThreads: opts.threads, lastCallBytes: 0, closed: false };
+  try {
+    s.info = { variant, threads: createPool(s, threads, opts.parallelThreshold), simd: true };
+  } catch (e) {
+    release(s); // nothing of a half-started module may stay: memory, pool, workers
+    throw e;
   }
-  // pthread_create may fail past the preloaded workers; the pool keeps what it got.
-  const info = { variant, threads: m._wg_pool_threads(pool), simd: true };
-  if (info.threads < threads) {
-    warnOnce(`wasm-gather: init: running on ${info.threads} thread(s) instead of ${threads}: only ` +
-      `${info.threads - 1} of the ${threads - 1} worker threads could be started`);
+  if (s.info.threads < threads) {
+    warnOnce(`wasm-gather: init: running on ${s.info.threads} thread(s) instead of ${threads}: only ` +
+      `${s.info.threads - 1} of the ${threads - 1} worker threads could be started`);
   }
-  state = { m, memory, pool, scratch, info, requestedThreads: opts.threads, lastCallBytes: 0, closed: false };
-  return info;
+  state = s;
+  return s.info;
+}
+
+// Allocates the scratch block and the pool into s; returns the threads the pool really has
+// (pthread_create may fail past the preloaded workers, and the pool keeps what it got).
+function createPool(s, threads, parallelThreshold) {
+  const { m, memory } = s;
+  s.scratch = m._malloc(SCRATCH.size);
+  if (!s.scratch) throw new Error('init: out of wasm memory');
+  const status = m._wg_pool_create(threads, s.scratch + SCRATCH.pool);
+  if (status !== 0) {
+    throw new Error(`init: could not create a pool of ${threads} threads (${status === STATUS.OUT_OF_MEMORY ? 'out of wasm memory' : `status ${status}`})`);
+  }
+  s.pool = new Uint32Array(memory.buffer, s.scratch + SCRATCH.pool, 1)[0];
+  if (parallelThreshold !== undefined) m._wg_pool_set_parallel_threshold(s.pool, Math.min(parallelThreshold, 0xffffffff));
+  return m._wg_pool_threads(s.pool);
+}
+
+// Frees a module's pool, scratch block and worker threads (the workers also when the rest throws).
+function release({ m, pool, scratch }) {
+  try {
+    m._wg_pool_destroy(pool);
+    m._free(scratch);
+  } finally {
+    if (m.wgTerminateThreads) m.wgTerminateThreads();
+  }
 }
 
 /** Frees the module, its memory and its worker threads. init() may be called again after. */
 export function dispose() {
   if (!state) return;
   const s = state;
-  const { m, pool, scratch } = s;
   state = null;
   s.closed = true; // its resident tensors are gone with its memory
-  m._wg_pool_destroy(pool);
-  m._free(scratch);
-  if (m.wgTerminateThreads) m.wgTerminateThreads();
+  release(s);
 }
 
 /**

@@ -55,3 +55,36 @@ test('init: a pool that comes up short resolves { threads } to the threads it ha
     await allWorkersGone();
   }
 });
+
+// Each failure is made in the module that load() returned, before start() goes on with it; the
+// frees start() does on the way out are recorded.
+const FAILURES = [
+  ['the scratch malloc returns 0', (m) => { m._malloc = () => 0; }, /^Error: init: out of wasm memory$/, []],
+  ['_wg_pool_create fails', (m) => { m._wg_pool_create = () => 10; },
+    /^Error: init: could not create a pool of 2 threads \(out of wasm memory\)$/, ['_free']],
+  ['a call after the pool is made traps', (m) => { m._wg_pool_threads = () => { throw new WebAssembly.RuntimeError('unreachable'); }; },
+    /^RuntimeError: unreachable$/, ['_wg_pool_destroy', '_free']],
+];
+
+for (const [what, fail, message, frees] of FAILURES) {
+  test(`init: when ${what} after loading, start() frees the pool, scratch and workers, and init() works again`, async () => {
+    const freed = [];
+    const loaded = (m) => {
+      for (const name of ['_wg_pool_destroy', '_free']) {
+        const f = m[name];
+        m[name] = (ptr) => { if (ptr) freed.push(name); return f(ptr); };
+      }
+      fail(m);
+    };
+    await assert.rejects(init({ variant: 'simd-threaded', threads: 2, [TEST_HOOKS]: { loaded } }), (e) => {
+      assert.match(String(e), message);
+      return true;
+    });
+    assert.deepEqual(freed, frees);
+    await allWorkersGone();
+    assert.deepEqual(await init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }), { variant: 'simd-threaded', threads: 2, simd: true });
+    gatherWorks();
+    dispose();
+    await allWorkersGone();
+  });
+}
