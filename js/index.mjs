@@ -23,7 +23,7 @@ const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly
 /**
  * Loads the wasm module. opts: { variant?: 'simd-threaded'|'simd', threads?: number,
  * wasm?: WebAssembly.Module | BufferSource | URL | string, parallelThreshold?: number }.
- * Resolves to { variant, threads, simd }.
+ * Resolves to { variant, threads, simd }, threads being what the pool really has.
  */
 export function init(opts = {}) {
   // Checked before anything loads: an error after load() would leave a module and its threads behind.
