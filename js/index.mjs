@@ -80,7 +80,8 @@ function createPool(s, threads, parallelThreshold) {
   if (!s.scratch) throw new Error('init: out of wasm memory');
   const status = m._wg_pool_create(threads, s.scratch + SCRATCH.pool);
   if (status !== 0) {
-    throw new Error(`init: could not create a pool of ${threads} threads (${status === STATUS.OUT_OF_MEMORY ? 'out of wasm memory' : `status ${status}`})`);
+    const why = status === STATUS.OUT_OF_MEMORY ? 'its memory, mutex or condition variable could not be had' : `status ${status}`;
+    throw new Error(`init: could not create a pool of ${threads} threads (${why})`);
   }
   s.pool = new Uint32Array(memory.buffer, s.scratch + SCRATCH.pool, 1)[0];
   if (parallelThreshold !== undefined) m._wg_pool_set_parallel_threshold(s.pool, Math.min(parallelThreshold, 0xffffffff));

@@ -61,7 +61,7 @@ test('init: a pool that comes up short resolves { threads } to the threads it ha
 const FAILURES = [
   ['the scratch malloc returns 0', (m) => { m._malloc = () => 0; }, /^Error: init: out of wasm memory$/, []],
   ['_wg_pool_create fails', (m) => { m._wg_pool_create = () => 10; },
-    /^Error: init: could not create a pool of 2 threads \(out of wasm memory\)$/, ['_free']],
+    /^Error: init: could not create a pool of 2 threads \(its memory, mutex or condition variable could not be had\)$/, ['_free']],
   ['a call after the pool is made traps', (m) => { m._wg_pool_threads = () => { throw new WebAssembly.RuntimeError('unreachable'); }; },
     /^RuntimeError: unreachable$/, ['_wg_pool_destroy', '_free']],
 ];
