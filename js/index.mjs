@@ -3,7 +3,7 @@
 // ops are in js/ops.mjs, one call's marshalling in js/call.mjs.
 import { readAbi } from './abi.mjs';
 import { allocate } from './call.mjs';
-import { load } from './loader.mjs';
+import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
 import { dataTensor } from './tensor.mjs';
@@ -11,12 +11,12 @@ import { dataTensor } from './tensor.mjs';
 export { ResidentTensor };
 export { gather, gatherElements, gatherND, take } from './ops.mjs';
 
-let pending = null; // the init() in flight
+let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
 
 /**
  * Loads the wasm module. opts: { variant?: 'simd-threaded'|'simd', threads?: number,
  * wasm?: WebAssembly.Module | BufferSource | URL | string, parallelThreshold?: number }.
- * Resolves to { variant, threads, simd }.
+ * Resolves to { variant, threads, simd }, threads being what the pool really has.
  */
 export function init(opts = {}) {
   // Checked before anything loads: an error after load() would leave a module and its threads behind.
@@ -27,47 +27,82 @@ export function init(opts = {}) {
   }
   const state = getState();
   if (state) {
-    const same = (opts.variant === undefined || opts.variant === state.info.variant) &&
-      (opts.threads === undefined || opts.threads === state.requestedThreads);
-    if (!same) {
+    if (!sameOptions(opts, { variant: state.info.variant, threads: state.requestedThreads })) {
       return Promise.reject(new Error(`init: already initialized as ${state.info.variant} with ` +
         `${state.info.threads} thread(s); call dispose() before init() with other options`));
     }
     return Promise.resolve({ ...state.info });
   }
-  if (!pending) {
-    pending = start(opts).finally(() => { pending = null; });
+  if (pending && !sameOptions(opts, pending)) {
+    // Other options while one loads: answered as if called right after it, loaded or failed.
+    const after = () => init(opts);
+    return pending.promise.then(after, after);
   }
-  return pending.then((info) => ({ ...info }));
+  if (!pending) {
+    pending = { promise: start(opts).finally(() => { pending = null; }), variant: opts.variant, threads: opts.threads };
+  }
+  return pending.promise.then((info) => ({ ...info }));
 }
+
+// Whether init(opts) asks for nothing other than `other` ({ variant, threads }) has.
+const sameOptions = (opts, other) => (opts.variant === undefined || opts.variant === other.variant) &&
+  (opts.threads === undefined || opts.threads === other.threads);
 
 async function start(opts) {
   const { module: m, memory, variant, threads } = await load(opts);
-  const abi = readAbi(m, memory);
-  // The call record, and after it the word wg_pool_create writes the pool's address to.
-  const call = m._malloc(abi.call.size + 8);
-  if (!call) throw new Error('init: out of wasm memory');
-  const poolSlot = call + abi.call.size;
-  const status = m._wg_pool_create(threads, poolSlot);
-  const pool = status === abi.value('WG_OK') ? new Uint32Array(memory.buffer, poolSlot, 1)[0] : 0;
-  if (opts.parallelThreshold !== undefined) {
-    m._wg_pool_set_parallel_threshold(pool, Math.min(opts.parallelThreshold, 0xffffffff));
+  opts[TEST_HOOKS]?.loaded?.(m, memory); // test-only (tests/init.test.mjs): makes what follows fail
+  const s = { m, memory, pool: 0, call: 0, requestedThreads: opts.threads, lastCallBytes: 0, closed: false };
+  try {
+    s.abi = readAbi(m, memory);
+    s.info = { variant, threads: createPool(s, threads, opts.parallelThreshold), simd: true };
+  } catch (e) {
+    release(s); // nothing of a half-started module may stay: memory, pool, workers
+    throw e;
   }
-  const info = { variant, threads: m._wg_pool_threads(pool), simd: true };
-  setState({ m, memory, abi, pool, call, info, requestedThreads: opts.threads, lastCallBytes: 0, closed: false });
-  return info;
+  if (s.info.threads < threads) {
+    warnOnce(`wasm-gather: init: running on ${s.info.threads} thread(s) instead of ${threads}: only ` +
+      `${s.info.threads - 1} of the ${threads - 1} worker threads could be started`);
+  }
+  setState(s);
+  return s.info;
+}
+
+// Allocates the call record and the pool into s; returns the threads the pool really has
+// (pthread_create may fail past the preloaded workers, and the pool keeps what it got).
+function createPool(s, threads, parallelThreshold) {
+  const { m, memory, abi } = s;
+  // The call record (js/call.mjs), and after it the word wg_pool_create writes the pool's address to.
+  s.call = m._malloc(abi.call.size + 8);
+  if (!s.call) throw new Error('init: out of wasm memory');
+  const poolSlot = s.call + abi.call.size;
+  const status = m._wg_pool_create(threads, poolSlot);
+  if (status !== abi.value('WG_OK')) {
+    const why = abi.nameOf('WG_ERR_', status) === 'WG_ERR_OUT_OF_MEMORY'
+      ? 'its memory, mutex or condition variable could not be had' : `status ${status}`;
+    throw new Error(`init: could not create a pool of ${threads} threads (${why})`);
+  }
+  s.pool = new Uint32Array(memory.buffer, poolSlot, 1)[0];
+  if (parallelThreshold !== undefined) m._wg_pool_set_parallel_threshold(s.pool, Math.min(parallelThreshold, 0xffffffff));
+  return m._wg_pool_threads(s.pool);
+}
+
+// Frees a module's pool, call record and worker threads (the workers also when the rest throws).
+function release({ m, pool, call }) {
+  try {
+    m._wg_pool_destroy(pool);
+    m._free(call);
+  } finally {
+    if (m.wgTerminateThreads) m.wgTerminateThreads();
+  }
 }
 
 /** Frees the module, its memory and its worker threads. init() may be called again after. */
 export function dispose() {
   const s = getState();
   if (!s) return;
-  const { m, pool, call } = s;
   setState(null);
   s.closed = true; // its resident tensors are gone with its memory
-  m._wg_pool_destroy(pool);
-  m._free(call);
-  if (m.wgTerminateThreads) m.wgTerminateThreads();
+  release(s);
 }
 
 /**
