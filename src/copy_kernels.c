@@ -43,24 +43,27 @@ static inline void copy_small(uint8_t* d, const uint8_t* s, size_t bytes) {
   if (bytes & 1) { *d = *s; }
 }
 
-void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
+/* Blocks of bb bytes: zeros for WG_ZERO_BLOCK, else copy_one; inlined into each kernel below
+ * with copy_one a constant. */
+static inline void copy_blocks(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n,
+                               size_t bb, void (*copy_one)(uint8_t*, const uint8_t*, size_t)) {
   for (size_t j = 0; j < n; ++j, dst += bb) {
     if (off[j] == WG_ZERO_BLOCK) {
       memset(dst, 0, bb);
     } else {
-      copy_small(dst, src + off[j], bb);
+      copy_one(dst, src + off[j], bb);
     }
   }
 }
 
+static inline void copy_large(uint8_t* d, const uint8_t* s, size_t bytes) { memcpy(d, s, bytes); }
+
+void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
+  copy_blocks(dst, src, off, n, bb, copy_small);
+}
+
 void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
-  for (size_t j = 0; j < n; ++j, dst += bb) {
-    if (off[j] == WG_ZERO_BLOCK) {
-      memset(dst, 0, bb);
-    } else {
-      memcpy(dst, src + off[j], bb);
-    }
-  }
+  copy_blocks(dst, src, off, n, bb, copy_large);
 }
 
 /* The commonest fused loops (4-byte elements, int32 indices) four blocks at a time in wasm SIMD:
