@@ -14,16 +14,30 @@ export function allocate(s, bytes) {
   return bytes > MAX_CALL_BYTES ? 0 : s.m._malloc(Math.max(bytes, 1)) >>> 0;
 }
 
-// Views of the call record in the current wasm memory (which may have grown since the last look).
-function record(s) {
-  const { memory, call: c, abi } = s;
-  const f = abi.call;
-  const u32 = new Uint32Array(memory.buffer);
-  const set = (field, v) => { u32[(c + f[field]) >>> 2] = v; };
-  const get = (field) => u32[(c + f[field]) >>> 2];
-  const shape = (field, n) => new Uint32Array(memory.buffer, c + f[field], n);
-  const int64 = (field) => Number(new BigInt64Array(memory.buffer, c + f[field], 1)[0]);
-  return { set, get, shape, int64 };
+/**
+ * Readies a loaded module's call record (s.call, laid out as s.abi says) for callOp: the index
+ * of each field in a Uint32Array of wasm memory, and the codes callOp writes, looked up once.
+ */
+export function prepareCalls(s) {
+  const { abi } = s;
+  s.fields = {};
+  for (const [name, offset] of Object.entries(abi.call)) s.fields[name] = (s.call + offset) >>> 2;
+  s.codes = { ok: abi.value('WG_OK'), index: {}, mode: {} };
+  for (const kind of ['I32', 'U32', 'I64', 'U64']) s.codes.index[kind] = abi.value(`WG_INDEX_${kind}`);
+  for (const mode of ['ERROR', 'ZERO', 'CLAMP']) s.codes.mode[mode] = abi.value(`WG_OOB_${mode}`);
+}
+
+// A Uint32Array of the current wasm memory (which may have grown since the last call).
+function words(s) {
+  if (s.words?.buffer !== s.memory.buffer) s.words = new Uint32Array(s.memory.buffer);
+  return s.words;
+}
+
+// The error record of a failed call, as Numbers.
+function errorInfo(s) {
+  const i64 = (field) => Number(new BigInt64Array(s.memory.buffer, s.call + s.abi.call[field], 1)[0]);
+  return { arg: i64('err.arg'), dim: i64('err.dim'), value: i64('err.value'), limit: i64('err.limit'),
+    position: i64('err.position') };
 }
 
 /**
@@ -38,29 +52,24 @@ export function callOp(s, spec, data, index) {
   const x = indexTensor(op, names.indices, index, s);
   const { opts, mode } = commonOptions(op, spec.opts);
   const { axis = 0, batchDims = 0 } = spec.attrs(opts);
-  const { m, abi } = s;
-  let r = record(s);
-  r.set('op', abi.ops[spec.c]);
-  r.set('args.data_rank', d.shape.length);
-  r.set('args.index_rank', x.shape.length);
-  r.set('args.axis', axis);
-  r.set('args.batch_dims', batchDims);
-  r.set('args.elem_size', d.Type.BYTES_PER_ELEMENT);
-  r.set('args.index_type', abi.value(`WG_INDEX_${x.kind}`));
-  r.set('args.mode', abi.value(`WG_OOB_${mode}`));
-  r.shape('data_shape', d.shape.length).set(d.shape);
-  r.shape('index_shape', x.shape.length).set(x.shape);
-  const fail = (status) => {
-    const e = record(s);
-    const err = { arg: e.int64('err.arg'), dim: e.int64('err.dim'), value: e.int64('err.value'),
-      limit: e.int64('err.limit'), position: e.int64('err.position') };
-    return statusError(status, err, { op, abi, names, dataShape: d.shape, indexShape: x.shape,
-      indexData: x.values(s.memory.buffer) });
-  };
+  const { m, fields: F, codes } = s;
+  let w = words(s);
+  w[F.op] = s.abi.ops[spec.c];
+  w[F['args.data_rank']] = d.shape.length;
+  w[F['args.index_rank']] = x.shape.length;
+  w[F['args.axis']] = axis;
+  w[F['args.batch_dims']] = batchDims;
+  w[F['args.elem_size']] = d.Type.BYTES_PER_ELEMENT;
+  w[F['args.index_type']] = codes.index[x.kind];
+  w[F['args.mode']] = codes.mode[mode];
+  w.set(d.shape, F.data_shape);
+  w.set(x.shape, F.index_shape);
+  const fail = (status) => statusError(status, errorInfo(s), { op, abi: s.abi, names, dataShape: d.shape,
+    indexShape: x.shape, indexData: x.values(s.memory.buffer) });
   let status = m._wg_call_shape(s.call);
-  if (status !== abi.value('WG_OK')) throw fail(status);
-  r = record(s);
-  const outShape = Array.from(r.shape('out_shape', r.get('out_rank')));
+  if (status !== codes.ok) throw fail(status);
+  w = words(s);
+  const outShape = Array.from(w.subarray(F.out_shape, F.out_shape + w[F.out_rank]));
   const Type = d.Type;
   const outLength = outShape.reduce((a, b) => a * b, 1);
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
@@ -93,12 +102,12 @@ export function callOp(s, spec, data, index) {
     const buffer = s.memory.buffer; // fresh: malloc may have grown memory
     if (dataPart) new Uint8Array(buffer, dataPtr, d.bytes).set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
     if (indexPart) x.write(buffer, indexPtr);
-    r = record(s);
-    r.set('args.data', dataPtr);
-    r.set('args.indices', indexPtr);
-    r.set('args.out', outPtr);
+    w = words(s);
+    w[F['args.data']] = dataPtr;
+    w[F['args.indices']] = indexPtr;
+    w[F['args.out']] = outPtr;
     status = m._wg_call_run(s.pool, s.call);
-    if (status !== abi.value('WG_OK')) throw fail(status);
+    if (status !== codes.ok) throw fail(status);
     result = deliver(s, target, Type, outPtr, outLength, outShape, opts);
   } finally {
     if (base) m._free(base);

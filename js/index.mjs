@@ -2,7 +2,7 @@
 // This file is the public API and the module's lifecycle (init, dispose, heapStats, upload); the
 // ops are in js/ops.mjs, one call's marshalling in js/call.mjs.
 import { readAbi } from './abi.mjs';
-import { allocate } from './call.mjs';
+import { allocate, prepareCalls } from './call.mjs';
 import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
@@ -82,6 +82,7 @@ function createPool(s, threads, parallelThreshold) {
     throw new Error(`init: could not create a pool of ${threads} threads (${why})`);
   }
   s.pool = new Uint32Array(memory.buffer, poolSlot, 1)[0];
+  prepareCalls(s);
   if (parallelThreshold !== undefined) m._wg_pool_set_parallel_threshold(s.pool, Math.min(parallelThreshold, 0xffffffff));
   return m._wg_pool_threads(s.pool);
 }
