@@ -1,11 +1,6 @@
 // Turns a wg_status and its wg_error_info (src/wasm_gather.h) into an Error whose message names
-// the op, the argument and the rule. The rules themselves live in C; only the words live here.
-
-const S = {
-  OK: 0, INVALID_ARGUMENT: 1, RANK: 2, AXIS: 3, BATCH_DIMS: 4, BATCH_SHAPE: 5, INDEX_SHAPE: 6,
-  INDEX_DEPTH: 7, INDEX_OUT_OF_RANGE: 8, SIZE_OVERFLOW: 9, OUT_OF_MEMORY: 10,
-};
-const ARG_DATA = 1, ARG_INDICES = 2, ARG_OUT = 5;
+// the op, the argument and the rule. The rules live in C, one status each; only the words live
+// here, keyed by the status's name (the numbers come from the module: js/abi.mjs).
 
 /** Positions in a row-major tensor of the given shape, as "[i, j, k]". */
 export function coordinates(position, shape) {
@@ -17,61 +12,49 @@ export function coordinates(position, shape) {
   return `[${idx.join(', ')}]`;
 }
 
+const tooLarge = ({ op }) => `${op}: the output is larger than wasm memory can hold`;
+
+// name -> (err, ctx) => message. err: { arg, dim, value, limit, position } as Numbers.
+const MESSAGES = {
+  WG_ERR_MAX_RANK: (e, { op, names: N, abi }) => (e.arg === abi.value('WG_ARG_OUT')
+    ? `${op}: the output would have rank ${e.value}, more than the ${e.limit} dimensions wasm-gather supports`
+    : `${op}: ${e.arg === abi.value('WG_ARG_DATA') ? N.data : N.indices} has rank ${e.value}, more than the ${e.limit} dimensions wasm-gather supports`),
+  WG_ERR_DATA_SCALAR: (e, { op, names: N }) => `${op}: ${N.data} must have rank at least 1, got a scalar (rank 0)`,
+  WG_ERR_INDICES_SCALAR: (e, { op, names: N }) =>
+    `${op}: ${N.indices} must have rank at least 1 (its last dimension holds the index tuples), got rank ${e.value}`,
+  WG_ERR_RANK_MISMATCH: (e, { op, names: N }) => `${op}: ${N.indices} must have the same rank as ${N.data} ` +
+    `(${N.indices} has rank ${e.value}, ${N.data} has rank ${e.limit})`,
+  WG_ERR_AXIS: (e, { op, names: N, dataShape }) => `${op}: ${N.axis} ${e.value} is out of range for ${N.data} of rank ` +
+    `${dataShape.length} (expected ${-e.limit} <= ${N.axis} < ${e.limit})`,
+  WG_ERR_BATCH_DIMS_RANGE: (e, { op, names: N }) => `${op}: batchDims ${e.value} is out of range for ${N.indices} of rank ` +
+    `${e.limit} (expected ${-e.limit} <= batchDims <= ${e.limit})`,
+  WG_ERR_BATCH_DIMS_AFTER_AXIS: (e, { op }) => `${op}: batchDims (${e.value}) must be <= axis (${e.limit})`,
+  WG_ERR_BATCH_DIMS_RANKS: (e, { op, names: N, dataShape, indexShape }) => `${op}: batchDims ${e.value} is out of range ` +
+    `(expected 0 <= batchDims <= ${e.limit}: less than the rank of ${N.indices} (${indexShape.length}) and of ${N.data} (${dataShape.length}))`,
+  WG_ERR_BATCH_SHAPE: (e, { op, names: N }) => `${op}: batch dimension ${e.dim} differs: ${N.data}.shape[${e.dim}] is ${e.limit} ` +
+    `but ${N.indices}.shape[${e.dim}] is ${e.value} (the first batchDims dimensions of both must be equal)`,
+  WG_ERR_INDEX_SHAPE: (e, { op, names: N }) => `${op}: ${N.indices}.shape[${e.dim}] (${e.value}) must be <= ` +
+    `${N.data}.shape[${e.dim}] (${e.limit}) in every dimension except ${N.axis}`,
+  WG_ERR_INDEX_DEPTH: (e, { op, names: N }) => `${op}: ${N.indices}.shape[-1] (${e.value}), the length of each index tuple, ` +
+    `must be <= ${N.data} rank - batchDims (${e.limit})`,
+  WG_ERR_INDEX_OUT_OF_RANGE: (e, { op, names: N, indexShape, indexData }) => `${op}: ${N.indices}` +
+    `${coordinates(e.position, indexShape)} = ${indexData[e.position]} is out of range for dimension ${e.dim} of ` +
+    `${N.data}, which has size ${e.limit} (valid indices: ${-e.limit} <= i < ${e.limit}; ` +
+    "opts.outOfRange 'zero' or 'clamp' accept it)",
+  WG_ERR_SIZE_OVERFLOW: tooLarge,
+  WG_ERR_OUT_OF_MEMORY: tooLarge,
+};
+
+/** The statuses that have a message (a test checks that every status of C has one). */
+export const STATUS_NAMES = Object.keys(MESSAGES);
+
 /**
- * ctx: { op, names: { data, indices, axis }, dataShape, indexShape, indexData }
- * err: { arg, dim, value, limit, position } as Numbers (value as BigInt too, for indices).
+ * ctx: { op, abi, names: { data, indices, axis }, dataShape, indexShape, indexData }.
+ * Shape rules are RangeErrors; a status without words here is an internal error.
  */
 export function statusError(status, err, ctx) {
-  const { op, names, dataShape, indexShape } = ctx;
-  const N = names;
-  switch (status) {
-    case S.RANK:
-      if (err.arg === ARG_OUT) {
-        return new RangeError(`${op}: the output would have rank ${err.value}, more than the ${err.limit} dimensions wasm-gather supports`);
-      }
-      if (op === 'gather') {
-        return new RangeError(`${op}: ${N.indices} must have the same rank as ${N.data} ` +
-          `(${N.indices} has rank ${indexShape.length}, ${N.data} has rank ${dataShape.length})`);
-      }
-      if (err.arg === ARG_DATA) {
-        return new RangeError(`${op}: ${N.data} must have rank at least 1, got a scalar (rank 0)`);
-      }
-      return new RangeError(`${op}: ${N.indices} must have rank at least 1 (its last dimension holds the index tuples), got rank ${indexShape.length}`);
-    case S.AXIS:
-      return new RangeError(`${op}: ${N.axis} ${err.value} is out of range for ${N.data} of rank ${dataShape.length} ` +
-        `(expected ${-err.limit} <= ${N.axis} < ${err.limit})`);
-    case S.BATCH_DIMS:
-      if (op === 'take' && err.dim >= 0) {
-        return new RangeError(`${op}: batchDims (${err.value}) must be <= axis (${err.dim})`);
-      }
-      if (op === 'take') {
-        return new RangeError(`${op}: batchDims ${err.value} is out of range for ${N.indices} of rank ${indexShape.length} ` +
-          `(expected ${-err.limit} <= batchDims <= ${err.limit})`);
-      }
-      return new RangeError(`${op}: batchDims ${err.value} is out of range (expected 0 <= batchDims <= ${err.limit}: ` +
-        `less than the rank of ${N.indices} (${indexShape.length}) and of ${N.data} (${dataShape.length}))`);
-    case S.BATCH_SHAPE:
-      return new RangeError(`${op}: batch dimension ${err.dim} differs: ${N.data}.shape[${err.dim}] is ${err.limit} but ` +
-        `${N.indices}.shape[${err.dim}] is ${err.value} (the first batchDims dimensions of both must be equal)`);
-    case S.INDEX_SHAPE:
-      return new RangeError(`${op}: ${N.indices}.shape[${err.dim}] (${err.value}) must be <= ${N.data}.shape[${err.dim}] ` +
-        `(${err.limit}) in every dimension except ${N.axis}`);
-    case S.INDEX_DEPTH:
-      return new RangeError(`${op}: ${N.indices}.shape[-1] (${err.value}), the length of each index tuple, must be <= ` +
-        `${N.data} rank - batchDims (${err.limit})`);
-    case S.INDEX_OUT_OF_RANGE: {
-      const value = ctx.indexData[err.position];
-      const s = err.limit;
-      return new RangeError(`${op}: ${N.indices}${coordinates(err.position, indexShape)} = ${value} is out of range ` +
-        `for dimension ${err.dim} of ${N.data}, which has size ${s} (valid indices: ${-s} <= i < ${s}; ` +
-        `opts.outOfRange 'zero' or 'clamp' accept it)`);
-    }
-    case S.SIZE_OVERFLOW:
-    case S.OUT_OF_MEMORY:
-      return new RangeError(`${op}: the output is larger than wasm memory can hold`);
-    default:
-      return new Error(`${op}: internal error (status ${status})`);
-  }
+  const name = ctx.abi.nameOf('WG_ERR_', status);
+  const message = MESSAGES[name];
+  if (!message) return new Error(`${ctx.op}: internal error (status ${status}${name ? `, ${name}` : ''})`);
+  return new RangeError(message(err, ctx));
 }
-
-export const STATUS = S;

@@ -8,7 +8,8 @@ exports.init = async function init(opts) {
   return api.init(opts);
 };
 
-for (const name of ['gather', 'gatherND', 'take', 'upload', 'dispose', 'heapStats']) {
+// The functions of index.mjs besides init (tests/lifecycle.test.mjs checks that the lists match).
+for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {
       if (name === 'dispose') return undefined;

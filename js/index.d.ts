@@ -98,7 +98,8 @@ export interface InitOptions {
   threads?: number;
   /**
    * A precompiled module (required in edge runtimes that forbid compiling; instantiated
-   * synchronously), bytes, or a URL (rejects, naming it, if what it serves is not wasm).
+   * synchronously), bytes, or a URL (rejects, naming it, if what it serves is not wasm). Either
+   * build: it runs on its own build at any thread count; a `variant` naming the other rejects.
    */
   wasm?: WebAssembly.Module | BufferSource | URL | string;
   /** Advanced: ops moving fewer bytes than this run on the calling thread alone (default 32768). */
@@ -107,11 +108,15 @@ export interface InitOptions {
 
 export interface InitInfo {
   variant: Variant;
+  /** The threads it really has (one console warning if the host started fewer than asked). */
   threads: number;
   simd: boolean;
 }
 
-/** Loads the module. Calling it again with the same options returns the same module. */
+/**
+ * Loads the module. Calling it again with the same options, also while the first call is
+ * loading, returns the same module; other options reject until dispose().
+ */
 export function init(opts?: InitOptions): Promise<InitInfo>;
 
 /** Frees the module and its worker threads; init() may be called again afterwards. */
@@ -120,6 +125,9 @@ export function dispose(): void;
 /** torch.gather: output has index's shape; out[i][j] = input[i][index[i][j]] for dim 1. */
 export function gather<T extends DataArray, O extends CommonOptions<T> = CommonOptions<T>>(
   input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
+
+/** ONNX's name for gather (GatherElements); the same function. */
+export const gatherElements: typeof gather;
 
 /** tf.gather_nd: output shape indices.shape[:-1] + params.shape[batchDims + K:]. */
 export function gatherND<T extends DataArray, O extends GatherNDOptions<T> = GatherNDOptions<T>>(

@@ -18,6 +18,14 @@ const WASM_URLS = {
   simd: () => new URL('../dist/wasm-gather-simd.wasm', import.meta.url),
 };
 
+/**
+ * Test-only and undocumented, not part of the API: the opts key (a Symbol, so no caller sets it
+ * by chance) through which tests/init.test.mjs makes start-up come up short or fail.
+ * { workers: n } preloads n pool workers instead of threads - 1, so that pthread_create really
+ * fails past them; { loaded(module, memory) } runs on the Emscripten module before the pool is made.
+ */
+export const TEST_HOOKS = Symbol('wasm-gather test hooks');
+
 /** What the host is and can do. */
 export function detectEnvironment() {
   const g = globalThis;
@@ -46,7 +54,7 @@ function noThreadsReason(env) {
 }
 
 const warned = new Set();
-function warnOnce(message) {
+export function warnOnce(message) {
   if (warned.has(message)) return;
   warned.add(message);
   console.warn(message);
@@ -65,24 +73,52 @@ async function defaultThreads(env) {
   return Math.max(1, Math.min(4, cores || 1));
 }
 
-/** Resolves init() options into { variant, threads }, or throws saying why not. */
-export async function chooseConfig(opts, env) {
-  const { variant, threads } = opts;
+/** Which build a Module is: the threaded one imports its (shared) memory, the other makes its own. */
+export function moduleVariant(module) {
+  return WebAssembly.Module.imports(module).some((i) => i.kind === 'memory') ? 'simd-threaded' : 'simd';
+}
+
+function checkOptions({ variant, threads }) {
   if (variant !== undefined && !VARIANTS.includes(variant)) {
     throw new RangeError(`init: opts.variant must be 'simd-threaded' or 'simd', got ${JSON.stringify(variant)}`);
   }
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
     throw new RangeError(`init: opts.threads must be an integer from 1 to 64, got ${String(threads)}`);
   }
-  if (!env.canThread) {
-    // Threads asked for (the threaded variant, or more than one thread) but not available here:
-    // say why once, and run the single-threaded build.
-    if (variant === 'simd-threaded' || (variant === undefined && threads > 1)) {
-      warnOnce(`wasm-gather: running on one thread (variant 'simd'): ${noThreadsReason(env)}`);
-    }
-    return { variant: 'simd', threads: 1 };
+}
+
+// A given Module only runs on the glue of its own build (another glue's imports fail to link).
+function checkBuild(variant, built) {
+  if (built && variant !== undefined && variant !== built) {
+    throw new RangeError(`init: opts.wasm is the ${built} build, but opts.variant is '${variant}'; ` +
+      `pass the ${variant} build (wasm-gather/${variant}.wasm) or leave opts.variant out`);
   }
-  const chosen = variant ?? (threads !== 1 ? 'simd-threaded' : 'simd');
+}
+
+// Where threads can't run: one thread, on a given Module's own build (the threaded glue with no
+// workers runs single-threaded), else on simd; says why once if threads were asked for.
+function oneThread({ variant, threads }, env, built) {
+  const run = built ?? 'simd';
+  if (run === 'simd-threaded' && !env.hasSAB) {
+    throw new Error('init: opts.wasm is the simd-threaded build, whose memory is a SharedArrayBuffer, which this host ' +
+      'does not have; pass the simd build (wasm-gather/simd.wasm)');
+  }
+  if ((variant ?? built) === 'simd-threaded' || (variant === undefined && threads > 1)) {
+    warnOnce(`wasm-gather: running on one thread (variant '${run}'): ${noThreadsReason(env)}`);
+  }
+  return { variant: run, threads: 1 };
+}
+
+/**
+ * Resolves init() options into { variant, threads }, or throws saying why not. built: the
+ * variant of the Module given as opts.wasm (moduleVariant), if one was.
+ */
+export async function chooseConfig(opts, env, built) {
+  checkOptions(opts);
+  checkBuild(opts.variant, built);
+  if (!env.canThread) return oneThread(opts, env, built);
+  const { variant, threads } = opts;
+  const chosen = variant ?? built ?? (threads !== 1 ? 'simd-threaded' : 'simd');
   return { variant: chosen, threads: chosen === 'simd' ? 1 : (threads ?? await defaultThreads(env)) };
 }
 
@@ -104,10 +140,10 @@ function compileFetched(bytes, url, contentType) {
 // from the host's realm, where instanceof fails).
 const isModule = (x) => x instanceof WebAssembly.Module || Object.prototype.toString.call(x) === '[object WebAssembly.Module]';
 
-async function compileWasm(source, variant, env) {
+async function compileWasm(source, env) {
   if (isModule(source)) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
-  const url = source === undefined ? WASM_URLS[variant]() : source instanceof URL ? source : new URL(String(source), import.meta.url);
+  const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
   if (env.isNode && url.protocol === 'file:') {
     // Node's fetch() does not read file: URLs.
     const [{ readFile }, { fileURLToPath }] = await Promise.all([hostImport('node:fs/promises'), hostImport('node:url')]);
@@ -142,19 +178,19 @@ export async function load(opts = {}) {
   if (!WebAssembly.validate(SIMD_PROBE)) {
     throw new Error('init: this WebAssembly engine has no SIMD support, which wasm-gather requires');
   }
+  checkOptions(opts); // before anything is fetched or compiled
   const precompiled = isModule(opts.wasm);
-  // A given Module is one build: the threaded one imports its (shared) memory, the other doesn't.
-  const given = precompiled && opts.variant === undefined &&
-    !WebAssembly.Module.imports(opts.wasm).some((i) => i.kind === 'memory') ? { variant: 'simd' } : {};
-  const { variant, threads } = await chooseConfig({ ...opts, ...given }, env);
+  // Given wasm (a Module, bytes or a URL) is one build: compiled first, it says which.
+  const given = opts.wasm === undefined ? undefined : await compileWasm(opts.wasm, env);
+  const { variant, threads } = await chooseConfig(opts, env, given && moduleVariant(given));
   const [glue, wasmModule] = await Promise.all([
     env.isNode ? nodeGlue(variant) : WEB_GLUES[variant](),
-    compileWasm(opts.wasm, variant, env),
+    given ?? compileWasm(WASM_URLS[variant](), env),
   ]);
   const factory = glue.default;
   let memory;
   const moduleArg = {
-    wgWorkers: threads - 1,
+    wgWorkers: opts[TEST_HOOKS]?.workers ?? threads - 1,
     // Always instantiate from our compiled Module: the glue's own loading fetches file paths,
     // which fails in Node, and compiling bytes is forbidden in workerd.
     instantiateWasm(imports, receiveInstance) {
@@ -177,8 +213,8 @@ export async function load(opts = {}) {
       return {};
     },
   };
-  // Without threads nothing else is loaded, and in workerd `new URL(x, import.meta.url)` may fail.
-  if (variant === 'simd') moduleArg.locateFile = (p) => p;
+  // Without workers nothing else is loaded, and in workerd `new URL(x, import.meta.url)` may fail.
+  if (moduleArg.wgWorkers === 0) moduleArg.locateFile = (p) => p;
   let failed;
   const failure = new Promise((_, reject) => { failed = reject; });
   const module = await Promise.race([factory(moduleArg), failure]);

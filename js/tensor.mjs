@@ -4,19 +4,15 @@
 // wasm memory) is accepted too: its descriptor then carries ptr instead of data.
 import { ResidentTensor, live } from './resident.mjs';
 
-export const MAX_RANK = 16; // WG_MAX_RANK in src/wasm_gather.h
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
 const DATA_TYPES = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array,
   Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array];
-// Index kinds the C API reads directly (wg_index_type), and narrow ones widened to int32 on the
-// copy into wasm memory.
-export const INDEX_I32 = 0, INDEX_U32 = 1, INDEX_I64 = 2, INDEX_U64 = 3;
-const INDEX_TYPES = new Map([[Int32Array, INDEX_I32], [Uint32Array, INDEX_U32],
-  [BigInt64Array, INDEX_I64], [BigUint64Array, INDEX_U64], [Int8Array, INDEX_I32],
-  [Int16Array, INDEX_I32], [Uint8Array, INDEX_I32], [Uint16Array, INDEX_I32]]);
-const INDEX_BYTES = [4, 4, 8, 8];
-const INDEX_VIEWS = [Int32Array, Uint32Array, BigInt64Array, BigUint64Array];
+// Index kinds the C API reads directly (wg_index_type WG_INDEX_<kind>), by their arrays, and the
+// narrow arrays widened to int32 on the copy into wasm memory.
+const INDEX_VIEWS = { I32: Int32Array, U32: Uint32Array, I64: BigInt64Array, U64: BigUint64Array };
+const INDEX_KINDS = new Map([[Int32Array, 'I32'], [Uint32Array, 'U32'], [BigInt64Array, 'I64'],
+  [BigUint64Array, 'U64'], [Int8Array, 'I32'], [Int16Array, 'I32'], [Uint8Array, 'I32'], [Uint16Array, 'I32']]);
 const INT64_MAX = 2n ** 63n - 1n;
 
 const OOB_MODES = ['error', 'zero', 'clamp'];
@@ -34,12 +30,12 @@ export function product(shape) {
   return n;
 }
 
-function checkShape(op, name, shape) {
+function checkShape(op, name, shape, maxRank) {
   if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) {
     throw new TypeError(`${op}: ${name}.shape must be an array of non-negative integers, got ${typeName(shape)}`);
   }
-  if (shape.length > MAX_RANK) {
-    throw new RangeError(`${op}: ${name} has rank ${shape.length}, more than the ${MAX_RANK} dimensions wasm-gather supports`);
+  if (shape.length > maxRank) {
+    throw new RangeError(`${op}: ${name} has rank ${shape.length}, more than the ${maxRank} dimensions wasm-gather supports`);
   }
   const out = [];
   for (let d = 0; d < shape.length; d++) {
@@ -55,11 +51,11 @@ function checkShape(op, name, shape) {
   return out;
 }
 
-function checkTensorObject(op, name, t) {
+function checkTensorObject(op, name, t, owner) {
   if (t === null || typeof t !== 'object' || ArrayBuffer.isView(t) || Array.isArray(t)) {
     throw new TypeError(`${op}: ${name} must be a tensor { data, shape }, got ${typeName(t)}`);
   }
-  const shape = checkShape(op, name, t.shape ?? t.dims); // ONNX Runtime calls it dims
+  const shape = checkShape(op, name, t.shape ?? t.dims, owner.abi.maxRank); // ONNX Runtime calls it dims
   return shape;
 }
 
@@ -79,7 +75,7 @@ export function dataTensor(op, name, t, owner) {
     const r = live(t, op, name, owner);
     return { shape: t.shape, Type: r.Type, bytes: t.byteLength, ptr: r.ptr };
   }
-  const shape = checkTensorObject(op, name, t);
+  const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
   if (!DATA_TYPES.some((T) => data instanceof T)) {
     throw new TypeError(`${op}: ${name}.data must be a TypedArray (Float32Array, Int32Array, BigInt64Array, ...), got ${typeName(data)}`);
@@ -89,42 +85,42 @@ export function dataTensor(op, name, t, owner) {
 }
 
 /**
- * An index tensor. Returns { shape, type, bytes, values(buffer), write(buffer, ptr) } where type
- * is the wg_index_type the C side reads, bytes its size in wasm memory, values() the index values
+ * An index tensor. Returns { shape, kind, bytes, values(buffer), write(buffer, ptr) } where kind
+ * names the wg_index_type the C side reads (WG_INDEX_<kind>), bytes its size in wasm memory, values() the index values
  * (for error messages) and write() copies them to ptr (widening narrow integer arrays, converting
  * plain arrays). A resident tensor of `owner` gives ptr instead of write().
  */
 export function indexTensor(op, name, t, owner) {
   if (t instanceof ResidentTensor) {
     const r = live(t, op, name, owner);
-    const type = INDEX_VIEWS.indexOf(r.Type);
-    if (type < 0) {
+    const kind = INDEX_KINDS.get(r.Type);
+    if (INDEX_VIEWS[kind] !== r.Type) {
       throw new TypeError(`${op}: ${name} is a resident ${r.Type.name}; resident indices must be Int32Array, ` +
         'Uint32Array, BigInt64Array or BigUint64Array');
     }
-    return { shape: t.shape, type, bytes: t.byteLength, ptr: r.ptr, values: (buffer) => new r.Type(buffer, r.ptr, r.length) };
+    return { shape: t.shape, kind, bytes: t.byteLength, ptr: r.ptr, values: (buffer) => new r.Type(buffer, r.ptr, r.length) };
   }
-  const shape = checkTensorObject(op, name, t);
+  const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
-  let type = ArrayBuffer.isView(data) ? INDEX_TYPES.get(data.constructor) : undefined;
+  let kind = ArrayBuffer.isView(data) ? INDEX_KINDS.get(data.constructor) : undefined;
   if (Array.isArray(data)) {
-    type = plainArrayType(op, name, data);
-  } else if (type === undefined) {
+    kind = plainArrayKind(op, name, data);
+  } else if (kind === undefined) {
     throw new TypeError(`${op}: ${name}.data must hold integers (Int32Array, Uint32Array, BigInt64Array, ` +
       `BigUint64Array or an array of integers), got ${typeName(data)}`);
   }
   checkLength(op, name, data.length, shape);
   const n = data.length;
   return {
-    shape, type, bytes: n * INDEX_BYTES[type], values: () => data,
+    shape, kind, bytes: n * INDEX_VIEWS[kind].BYTES_PER_ELEMENT, values: () => data,
     write(buffer, ptr) {
       if (n === 0) return;
-      if (type === INDEX_I64 && Array.isArray(data)) {
+      if (kind === 'I64' && Array.isArray(data)) {
         const view = new BigInt64Array(buffer, ptr, n);
         for (let i = 0; i < n; i++) view[i] = clampToInt64(data[i]);
         return;
       }
-      new INDEX_VIEWS[type](buffer, ptr, n).set(data);
+      new INDEX_VIEWS[kind](buffer, ptr, n).set(data);
     },
   };
 }
@@ -136,7 +132,7 @@ function clampToInt64(v) {
 
 // A plain array of integers: int32 when every value fits, int64 otherwise (values beyond int64
 // are saturated; they are out of range for any tensor either way).
-function plainArrayType(op, name, data) {
+function plainArrayKind(op, name, data) {
   let wide = false;
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
@@ -146,7 +142,7 @@ function plainArrayType(op, name, data) {
     }
     if (v < -2147483648 || v > 2147483647) wide = true;
   }
-  return wide ? INDEX_I64 : INDEX_I32;
+  return wide ? 'I64' : 'I32';
 }
 
 export function integerArg(op, name, value, fallback) {
@@ -156,16 +152,15 @@ export function integerArg(op, name, value, fallback) {
   return value;
 }
 
-/** Validates opts; returns { mode, out } with mode the wg_oob_mode number. */
+/** Validates opts; returns { opts, mode } with mode naming the wg_oob_mode (WG_OOB_<MODE>). */
 export function commonOptions(op, opts) {
   if (opts === undefined || opts === null) opts = {};
   if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
   const oob = opts.outOfRange ?? 'error';
-  const mode = OOB_MODES.indexOf(oob);
-  if (mode < 0) {
+  if (!OOB_MODES.includes(oob)) {
     throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);
   }
-  return { opts, mode };
+  return { opts, mode: oob.toUpperCase() };
 }
 
 /**
@@ -198,7 +193,8 @@ export function outputTarget(op, opts, Type, shape, owner, inputs) {
     throw new TypeError(`${op}: opts.out must be a ${Type.name}, { data, shape } or a resident tensor, got ${typeName(out)}`);
   }
   const s = out.shape ?? out.dims;
-  checkOut(op, out.data?.constructor, out.data?.length, s === undefined ? undefined : checkShape(op, 'opts.out', s), Type, shape);
+  const given = s === undefined ? undefined : checkShape(op, 'opts.out', s, owner.abi.maxRank);
+  checkOut(op, out.data?.constructor, out.data?.length, given, Type, shape);
   return { kind: 'array', array: out.data };
 }
 

@@ -43,24 +43,27 @@ static inline void copy_small(uint8_t* d, const uint8_t* s, size_t bytes) {
   if (bytes & 1) { *d = *s; }
 }
 
-void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
+/* Blocks of bb bytes: zeros for WG_ZERO_BLOCK, else copy_one; inlined into each kernel below
+ * with copy_one a constant. */
+static inline void copy_blocks(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n,
+                               size_t bb, void (*copy_one)(uint8_t*, const uint8_t*, size_t)) {
   for (size_t j = 0; j < n; ++j, dst += bb) {
     if (off[j] == WG_ZERO_BLOCK) {
       memset(dst, 0, bb);
     } else {
-      copy_small(dst, src + off[j], bb);
+      copy_one(dst, src + off[j], bb);
     }
   }
 }
 
+static inline void copy_large(uint8_t* d, const uint8_t* s, size_t bytes) { memcpy(d, s, bytes); }
+
+void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
+  copy_blocks(dst, src, off, n, bb, copy_small);
+}
+
 void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
-  for (size_t j = 0; j < n; ++j, dst += bb) {
-    if (off[j] == WG_ZERO_BLOCK) {
-      memset(dst, 0, bb);
-    } else {
-      memcpy(dst, src + off[j], bb);
-    }
-  }
+  copy_blocks(dst, src, off, n, bb, copy_large);
 }
 
 /* The commonest fused loops (4-byte elements, int32 indices) four blocks at a time in wasm SIMD:
@@ -70,7 +73,7 @@ void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t 
 #if defined(__wasm_simd128__) && SIZE_MAX == UINT32_MAX
 #define WG_V128_KERNELS 1
 
-/* Wraps negative lanes of v (adds s) and tells whether every lane is then below s, unsigned. */
+/* WG_WRAP_INDEX on four lanes: adds s to the negative ones (the caller then compares unsigned). */
 static inline v128_t wrap_v128(v128_t v, v128_t s) {
   return wasm_i32x4_add(v, wasm_v128_and(wasm_i32x4_shr(v, 31), s));
 }
@@ -85,8 +88,8 @@ static inline void gather4_x32(uint8_t* dst, const uint8_t* src, v128_t off) {
 }
 
 /* One row: block j comes from src + idx[j] * 4. */
-static size_t row_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
-                               size_t dim_size) {
+size_t wg_row_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
+                           size_t dim_size) {
   const v128_t s = wasm_i32x4_splat((int32_t)dim_size);
   size_t j = 0;
   for (; j + 4 <= n; j += 4) {
@@ -100,8 +103,8 @@ static size_t row_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
 /* Index triples (x, y, z): four of them are three vectors, lanes [x0 y0 z0 x1] [y1 z1 x2 y2]
  * [z2 x3 y3 z3], checked against sizes and scaled by steps in the same rotating pattern; each
  * block's offset is the sum of its three lanes, gathered across the vectors by shuffles. */
-static size_t triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
-                                   const size_t* sz, const size_t* st) {
+size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
+                               const size_t* sz, const size_t* st) {
   const v128_t sa = wasm_i32x4_make(sz[0], sz[1], sz[2], sz[0]), sb = wasm_i32x4_make(sz[1], sz[2], sz[0], sz[1]),
                sc = wasm_i32x4_make(sz[2], sz[0], sz[1], sz[2]);
   const v128_t ka = wasm_i32x4_make(st[0], st[1], st[2], st[0]), kb = wasm_i32x4_make(st[1], st[2], st[0], st[1]),
@@ -124,79 +127,53 @@ static size_t triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32
 }
 #else
 #define WG_V128_KERNELS 0
-#define row_x32_i32_v128(dst, src, idx, n, s) 0
-#define triples_x32_i32_v128(dst, src, idx, n, sz, st) 0
+#define wg_row_x32_i32_v128(dst, src, idx, n, s) 0
+#define wg_triples_x32_i32_v128(dst, src, idx, n, sz, st) 0
 #endif
 
-/* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U. After
- * the wrap of a negative index, one unsigned compare rejects both an index below -s (it wrapped
- * around to a huge value) and one at or above s. U is size_t for int32 indices (an int32 plus a
- * size_t dim cannot wrap past zero twice) and uint64_t for int64 ones, which must never be
- * truncated to a 32-bit size_t. Depth 1 (take, gather) has a loop of its own. */
-#define DEFINE_FUSED(name, T, I, U)                                                          \
-  static size_t name##_d1(uint8_t* dst, const uint8_t* src, const void* indices, size_t n,     \
-                          size_t depth, const size_t* dim_sizes, const size_t* scales,        \
-                          size_t ramp) {                                                      \
-    (void)depth;                                                                              \
-    const I* idx = indices;                                                                   \
-    const U s = dim_sizes[0];                                                                 \
-    const size_t scale = scales[0];                                                           \
-    if (ramp == 0 && scale == sizeof(T)) { /* elements of one row: no multiplies */           \
-      size_t j = 0;                                                                           \
-      if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4) {                              \
-        j = row_x32_i32_v128(dst, src, (const int32_t*)idx, n, s);                            \
-      }                                                                                       \
-      for (; j < n; ++j) {                                                                    \
-        I v = idx[j];                                                                         \
-        U u = (U)v + (v < 0 ? s : 0);                                                         \
-        if (u >= s) return j;                                                                 \
-        memcpy(dst + j * sizeof(T), src + (size_t)u * sizeof(T), sizeof(T));                  \
-      }                                                                                       \
-      return n;                                                                               \
-    }                                                                                         \
-    for (size_t j = 0; j < n; ++j, src += ramp) {                                             \
-      I v = idx[j];                                                                           \
-      U u = (U)v + (v < 0 ? s : 0);                                                           \
-      if (u >= s) return j;                                                                   \
-      memcpy(dst + j * sizeof(T), src + (size_t)u * scale, sizeof(T));                        \
-    }                                                                                         \
-    return n;                                                                                 \
-  }                                                                                           \
-  /* Depth D index tuples; D a constant for the common depths, so the tuple loop unrolls. */  \
-  static inline size_t name##_tuples(uint8_t* dst, const uint8_t* src, const I* idx, size_t n, \
-                                     size_t D, const size_t* dim_sizes, const size_t* scales, \
-                                     size_t ramp) {                                           \
+/* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U (see
+ * WG_WRAP_INDEX). Block j comes from src + j * ramp + sum over c < D of index[j * D + c] *
+ * scales[c]. The loop is inlined with D a constant for the common depths (so the tuple loop
+ * unrolls) and, for a row of elements (depth 1, no ramp), with the scale a constant too (no
+ * multiplies); the v128 loops take the commonest cases four blocks at a time first. */
+#define DEFINE_FUSED(name, T, I, U)                                                            \
+  static inline size_t name##_loop(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \
+                                   size_t D, const size_t* dim_sizes, const size_t* scales,    \
+                                   size_t ramp) {                                              \
     /* Local copies: the stores to dst could alias them, so they would be reloaded per block. */ \
-    size_t sizes[WG_MAX_RANK], steps[WG_MAX_RANK];                                            \
-    for (size_t c = 0; c < D; ++c) {                                                          \
-      sizes[c] = dim_sizes[c];                                                                \
-      steps[c] = scales[c];                                                                   \
-    }                                                                                         \
-    size_t j = 0;                                                                             \
-    if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4 && D == 3 && ramp == 0) {         \
-      j = triples_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes, steps);               \
-      idx += j * 3;                                                                           \
-    }                                                                                         \
-    for (; j < n; ++j, idx += D, src += ramp) {                                               \
-      size_t off = 0;                                                                         \
-      for (size_t c = 0; c < D; ++c) {                                                        \
-        I v = idx[c];                                                                         \
-        U s = sizes[c], u = (U)v + (v < 0 ? s : 0);                                           \
-        if (u >= s) return j;                                                                 \
-        off += (size_t)u * steps[c];                                                          \
-      }                                                                                       \
-      memcpy(dst + j * sizeof(T), src + off, sizeof(T));                                      \
-    }                                                                                         \
-    return n;                                                                                 \
-  }                                                                                           \
-  static size_t name##_dk(uint8_t* dst, const uint8_t* src, const void* indices, size_t n,     \
-                          size_t depth, const size_t* dim_sizes, const size_t* scales,        \
-                          size_t ramp) {                                                      \
-    switch (depth) {                                                                          \
-      case 2: return name##_tuples(dst, src, indices, n, 2, dim_sizes, scales, ramp);         \
-      case 3: return name##_tuples(dst, src, indices, n, 3, dim_sizes, scales, ramp);         \
-      default: return name##_tuples(dst, src, indices, n, depth, dim_sizes, scales, ramp);    \
-    }                                                                                         \
+    size_t sizes[WG_MAX_RANK], steps[WG_MAX_RANK];                                             \
+    for (size_t c = 0; c < D; ++c) {                                                           \
+      sizes[c] = dim_sizes[c];                                                                 \
+      steps[c] = scales[c];                                                                    \
+    }                                                                                          \
+    size_t j = 0;                                                                              \
+    if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4 && ramp == 0) {                    \
+      if (D == 1 && steps[0] == 4) j = wg_row_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes[0]); \
+      if (D == 3) j = wg_triples_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes, steps); \
+    }                                                                                          \
+    for (idx += j * D; j < n; ++j, idx += D) {                                                 \
+      size_t off = j * ramp;                                                                   \
+      for (size_t c = 0; c < D; ++c) {                                                         \
+        U u = WG_WRAP_INDEX(U, idx[c], idx[c] < 0, sizes[c]);                                  \
+        if (u >= (U)sizes[c]) return j;                                                        \
+        off += (size_t)u * steps[c];                                                           \
+      }                                                                                        \
+      memcpy(dst + j * sizeof(T), src + off, sizeof(T));                                       \
+    }                                                                                          \
+    return n;                                                                                  \
+  }                                                                                            \
+  WG_FUSED_KERNEL(name) {                                                                      \
+    static const size_t row_scale[1] = {sizeof(T)};                                            \
+    switch (depth) {                                                                           \
+      case 1:                                                                                  \
+        if (ramp == 0 && scales[0] == sizeof(T)) {                                             \
+          return name##_loop(dst, src, indices, n, 1, dim_sizes, row_scale, 0);                \
+        }                                                                                      \
+        return name##_loop(dst, src, indices, n, 1, dim_sizes, scales, ramp);                  \
+      case 2: return name##_loop(dst, src, indices, n, 2, dim_sizes, scales, ramp);            \
+      case 3: return name##_loop(dst, src, indices, n, 3, dim_sizes, scales, ramp);            \
+      default: return name##_loop(dst, src, indices, n, depth, dim_sizes, scales, ramp);       \
+    }                                                                                          \
   }
 DEFINE_FUSED(wg_fused_x8_i32, uint8_t, int32_t, size_t)
 DEFINE_FUSED(wg_fused_x16_i32, uint16_t, int32_t, size_t)
@@ -207,12 +184,12 @@ DEFINE_FUSED(wg_fused_x16_i64, uint16_t, int64_t, uint64_t)
 DEFINE_FUSED(wg_fused_x32_i64, uint32_t, int64_t, uint64_t)
 DEFINE_FUSED(wg_fused_x64_i64, uint64_t, int64_t, uint64_t)
 
-/* [width log2][index type I32, I64][depth 1, depth k] */
-static const wg_fused_fn fused_kernels[4][2][2] = {
-    {{wg_fused_x8_i32_d1, wg_fused_x8_i32_dk}, {wg_fused_x8_i64_d1, wg_fused_x8_i64_dk}},
-    {{wg_fused_x16_i32_d1, wg_fused_x16_i32_dk}, {wg_fused_x16_i64_d1, wg_fused_x16_i64_dk}},
-    {{wg_fused_x32_i32_d1, wg_fused_x32_i32_dk}, {wg_fused_x32_i64_d1, wg_fused_x32_i64_dk}},
-    {{wg_fused_x64_i32_d1, wg_fused_x64_i32_dk}, {wg_fused_x64_i64_d1, wg_fused_x64_i64_dk}},
+/* [width log2][index type I32, I64] */
+static const wg_fused_fn fused_kernels[4][2] = {
+    {wg_fused_x8_i32, wg_fused_x8_i64},
+    {wg_fused_x16_i32, wg_fused_x16_i64},
+    {wg_fused_x32_i32, wg_fused_x32_i64},
+    {wg_fused_x64_i32, wg_fused_x64_i64},
 };
 
 wg_kernels wg_pick_kernels(size_t block_bytes, wg_index_type index_type, size_t depth) {
@@ -227,7 +204,7 @@ wg_kernels wg_pick_kernels(size_t block_bytes, wg_index_type index_type, size_t 
   }
   /* Larger blocks spend their time copying, not resolving: the general path is as fast. */
   if (width >= 0 && depth > 0 && (index_type == WG_INDEX_I32 || index_type == WG_INDEX_I64)) {
-    k.fused = fused_kernels[width][index_type == WG_INDEX_I64][depth > 1];
+    k.fused = fused_kernels[width][index_type == WG_INDEX_I64];
   }
   return k;
 }

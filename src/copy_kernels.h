@@ -33,6 +33,30 @@ void wg_copy_x64(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, 
 void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
 void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
 
+/* Fused kernels by element width and index type (int32, int64; depth and ramp as wg_fused_fn),
+ * each reachable by itself for a kernel test (tests/native/test_kernels.c). */
+#define WG_FUSED_KERNEL(name)                                                                \
+  size_t name(uint8_t* dst, const uint8_t* src, const void* indices, size_t n, size_t depth,   \
+              const size_t* dim_sizes, const size_t* scales, size_t ramp)
+WG_FUSED_KERNEL(wg_fused_x8_i32);
+WG_FUSED_KERNEL(wg_fused_x16_i32);
+WG_FUSED_KERNEL(wg_fused_x32_i32);
+WG_FUSED_KERNEL(wg_fused_x64_i32);
+WG_FUSED_KERNEL(wg_fused_x8_i64);
+WG_FUSED_KERNEL(wg_fused_x16_i64);
+WG_FUSED_KERNEL(wg_fused_x32_i64);
+WG_FUSED_KERNEL(wg_fused_x64_i64);
+
+#ifdef __wasm_simd128__
+/* The wasm SIMD loops under the fused x32/i32 kernels: four blocks a step, stopping before a
+ * group with an index that is not plainly in range; they return the blocks done (a multiple of 4).
+ * A row of elements (block j from src + idx[j] * 4), and index triples (scales st). */
+size_t wg_row_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
+                           size_t dim_size);
+size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
+                               const size_t* sz, const size_t* st);
+#endif
+
 /* Picks the kernels for a call, once, from the block size in bytes, the index type and the
  * number of index components per block. */
 wg_kernels wg_pick_kernels(size_t block_bytes, wg_index_type index_type, size_t depth);

@@ -13,10 +13,9 @@ static inline uint64_t load_index(const void* indices, wg_index_type type, size_
 }
 
 /* Returns the position in [0, s) that index v (bits, sign) selects, or WG_ZERO_BLOCK, setting
- * *bad in error mode. A negative index wraps by adding s in unsigned arithmetic: one compare
- * then rejects both v < -s (which wraps to at least 2^63 > s) and v >= s, for any size_t s. */
+ * *bad in error mode. */
 static inline size_t resolve_one(uint64_t v, int neg, size_t s, wg_oob_mode mode, int* bad) {
-  uint64_t u = v + (neg ? (uint64_t)s : 0);
+  uint64_t u = WG_WRAP_INDEX(uint64_t, v, neg, s);
   if (u < (uint64_t)s) return (size_t)u;
   if (mode == WG_OOB_CLAMP && s > 0) return neg ? 0 : s - 1;
   if (mode == WG_OOB_ERROR) *bad = 1;
@@ -33,7 +32,7 @@ static inline size_t resolve_one(uint64_t v, int neg, size_t s, wg_oob_mode mode
     if (!accumulate) {                                                                \
       for (; j < n; ++j) {                                                            \
         T x = src[j * stride];                                                        \
-        uint64_t u = (uint64_t)x + (NEG(x) ? (uint64_t)dim_size : 0);                 \
+        uint64_t u = WG_WRAP_INDEX(uint64_t, x, NEG(x), dim_size);                     \
         if (u >= (uint64_t)dim_size) break;                                           \
         off[j] = base + (size_t)u * scale;                                            \
       }                                                                               \

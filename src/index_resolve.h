@@ -5,6 +5,16 @@
 
 #include "wasm_gather.h"
 
+/* The index rule, in one place: index v of a dimension of size s selects the position
+ * WG_WRAP_INDEX(U, v, neg, s) when that is below s, compared unsigned; else it is out of range.
+ * A negative index (neg: v < 0, always 0 for unsigned index types) counts from the end, once: s
+ * is added, in the unsigned type U. Then one unsigned compare rejects both v < -s (it wrapped
+ * around to a huge value) and v >= s, for any s. U must hold every index and every size: uint64_t
+ * for 64-bit indices (never truncated to a 32-bit size_t); size_t is enough for 32-bit ones (an
+ * int32 plus a size_t cannot wrap past zero twice). The v128 kernels apply the same rule to four
+ * lanes at once (copy_kernels.c, wrap_v128). */
+#define WG_WRAP_INDEX(U, v, neg, s) ((U)(v) + ((neg) ? (U)(s) : (U)0))
+
 /* Offset that stands for "this block is zeros" (never a real offset: tensors are smaller). */
 #define WG_ZERO_BLOCK SIZE_MAX
 

@@ -1,22 +1,18 @@
 /* gather: torch.gather(input, dim, index), ONNX GatherElements, numpy.take_along_axis.
  * Blocks are single elements in index's shape: out[..i_dim..] = input[..index[..]..]. Rank 0
- * is treated as shape [1]. */
-#include <stddef.h>
+ * is treated as shape [1], as in torch. https://pytorch.org/docs/stable/generated/torch.gather.html */
+#include "op.h"
 
-#include "block_job.h"
-#include "index_resolve.h"
-#include "shape_util.h"
-
-typedef struct gather_job {
-  wg_block_job job; /* first, so the engine's pointer is the op's */
+typedef struct gather_plan {
+  wg_plan plan; /* first: the engine's job is this plan */
   size_t rank;
   size_t dim;
   const size_t* index_shape;
   size_t in_strides[WG_MAX_RANK]; /* bytes */
-} gather_job;
+} gather_plan;
 
 static void gather_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
-  const gather_job* g = (const gather_job*)job;
+  const gather_plan* g = (const gather_plan*)job;
   size_t last = g->rank - 1, row_len = g->index_shape[last];
   size_t k = q % row_len, row = q / row_len;
   /* offset of the row's first element in input, without the gathered dim */
@@ -34,73 +30,65 @@ static void gather_map(const wg_block_job* job, size_t q, size_t n, wg_segment* 
 
 static const size_t scalar_shape[1] = {1};
 
+/* Equal ranks; dim in [-rank, rank); index.shape[d] <= input.shape[d] for d != dim. Output:
+ * index's shape. */
+static wg_status plan_gather(const wg_op_args* a, gather_plan* g, wg_error_info* err) {
+  if (a->index_rank != a->data_rank) {
+    return wg_fail(err, WG_ERR_RANK_MISMATCH, WG_ARG_INDICES, -1, (int64_t)a->index_rank,
+                   (int64_t)a->data_rank);
+  }
+  size_t rank = a->data_rank ? a->data_rank : 1, dim;
+  const size_t* in_shape = a->data_rank ? a->data_shape : scalar_shape;
+  const size_t* ix_shape = a->data_rank ? a->index_shape : scalar_shape;
+  wg_status st = wg_normalize_axis(a->axis, (int64_t)rank, &dim, err);
+  if (st != WG_OK) return st;
+  for (size_t d = 0; d < rank; ++d) {
+    if (d != dim && ix_shape[d] > in_shape[d]) {
+      return wg_fail(err, WG_ERR_INDEX_SHAPE, WG_ARG_INDICES, (int64_t)d, (int64_t)ix_shape[d],
+                     (int64_t)in_shape[d]);
+    }
+  }
+
+  wg_plan* p = &g->plan;
+  p->out_rank = 0;
+  wg_plan_append(p, a->index_shape, 0, a->index_rank);
+  size_t count = wg_prod(ix_shape, 0, rank);
+  g->rank = rank;
+  g->dim = dim;
+  g->index_shape = ix_shape;
+  for (size_t d = 0; d < rank; ++d) g->in_strides[d] = 0;
+  if (count && wg_prod(in_shape, 0, rank) != 0) {
+    /* index is not empty, so no input dim but `dim` is empty; if that one is, every index is
+     * out of range, and strides stay 0 (computed, they could overflow into offsets that would
+     * form pointers outside the input). Otherwise input is not empty and these fit. */
+    size_t stride = a->elem_size;
+    for (size_t d = rank; d-- > 0;) {
+      g->in_strides[d] = stride;
+      stride *= in_shape[d];
+    }
+  }
+  p->job = (wg_block_job){.nblocks = count, .block_bytes = a->elem_size, .map = gather_map,
+                          .depth = 1, .dim_sizes = &in_shape[dim], .first_dim = dim,
+                          .scales = {g->in_strides[dim]}};
+  return WG_OK;
+}
+
+WG_DEFINE_OP(gather, gather_plan, plan_gather)
+
 wg_status wg_gather_shape(const size_t* input_shape, size_t input_rank, const size_t* index_shape,
                           size_t index_rank, int32_t dim, size_t* out_shape, size_t* out_rank,
                           wg_error_info* err) {
-  if ((input_rank && !input_shape) || (index_rank && !index_shape)) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
-  if (input_rank > WG_MAX_RANK) {
-    return wg_fail(err, WG_ERR_RANK, WG_ARG_DATA, -1, (int64_t)input_rank, WG_MAX_RANK);
-  }
-  if (index_rank != input_rank) {
-    return wg_fail(err, WG_ERR_RANK, WG_ARG_INDICES, -1, (int64_t)index_rank, (int64_t)input_rank);
-  }
-  int64_t r = input_rank ? (int64_t)input_rank : 1, d0 = dim;
-  if (d0 < -r || d0 >= r) return wg_fail(err, WG_ERR_AXIS, WG_ARG_AXIS, -1, d0, r);
-  if (d0 < 0) d0 += r;
-  for (size_t d = 0; d < input_rank; ++d) {
-    if ((int64_t)d != d0 && index_shape[d] > input_shape[d]) {
-      return wg_fail(err, WG_ERR_INDEX_SHAPE, WG_ARG_INDICES, (int64_t)d, (int64_t)index_shape[d],
-                     (int64_t)input_shape[d]);
-    }
-  }
-  if (!out_shape || !out_rank) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_OUT, -1, -1, -1);
-  for (size_t d = 0; d < index_rank; ++d) out_shape[d] = index_shape[d];
-  *out_rank = index_rank;
-  return WG_OK;
+  const wg_op_args a = {.data_shape = input_shape, .data_rank = input_rank,
+                        .index_shape = index_shape, .index_rank = index_rank, .axis = dim,
+                        .elem_size = 1};
+  return wg_gather_shape_args(&a, out_shape, out_rank, err);
 }
 
 wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape, size_t input_rank,
                     int32_t dim, const void* index, wg_index_type index_type,
                     const size_t* index_shape, size_t index_rank, size_t elem_size,
                     wg_oob_mode mode, void* out, wg_error_info* err) {
-  size_t out_shape[WG_MAX_RANK], out_rank;
-  wg_status st = wg_gather_shape(input_shape, input_rank, index_shape, index_rank, dim, out_shape,
-                                 &out_rank, err);
-  if (st != WG_OK) return st;
-  size_t count = wg_prod(out_shape, 0, out_rank); /* index's shape */
-  st = wg_check_op_args(out_shape, out_rank, elem_size, wg_index_type_valid(index_type), mode,
-                        input, index, count, out, err);
-  if (st != WG_OK) return st;
-  if (input_rank == 0) { /* a scalar is a tensor of shape [1] */
-    input_shape = index_shape = scalar_shape;
-    input_rank = index_rank = 1;
-  }
-  if (dim < 0) dim += (int32_t)input_rank;
-  gather_job g = {.rank = input_rank, .dim = (size_t)dim, .index_shape = index_shape};
-  if (count && wg_prod(input_shape, 0, input_rank) != 0) {
-    /* index is not empty, so no input dim but `dim` is empty; if that one is, every index is
-     * out of range, and strides stay 0 (computed, they could overflow into offsets that would
-     * form pointers outside the input). Otherwise input is not empty and these fit. */
-    size_t stride = elem_size;
-    for (size_t d = input_rank; d-- > 0;) {
-      g.in_strides[d] = stride;
-      stride *= input_shape[d];
-    }
-  }
-  g.job.nblocks = count;
-  g.job.block_bytes = elem_size;
-  g.job.src = input;
-  g.job.dst = out;
-  g.job.map = gather_map;
-  g.job.mode = mode;
-  g.job.indices = index;
-  g.job.index_type = index_type;
-  g.job.index_count = count;
-  g.job.depth = 1;
-  g.job.dim_sizes = &input_shape[dim];
-  g.job.first_dim = (size_t)dim;
-  g.job.scales[0] = g.in_strides[dim];
-  return wg_block_job_run(pool, &g.job, err);
+  const wg_op_args a = {input_shape, input_rank, index_shape, index_rank, dim, 0,
+                        elem_size, input, index, index_type, mode, out};
+  return wg_gather_run_args(pool, &a, err);
 }

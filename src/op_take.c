@@ -1,20 +1,17 @@
 /* take: tf.gather(params, indices, axis, batch_dims), ONNX Gather, numpy.take.
- * Blocks are (batch, outer, index) triples; each copies prod(params.shape[axis+1:]) elements. */
-#include <stddef.h>
+ * Blocks are (batch, outer, index) triples; each copies prod(params.shape[axis+1:]) elements.
+ * https://www.tensorflow.org/api_docs/python/tf/gather */
+#include "op.h"
 
-#include "block_job.h"
-#include "index_resolve.h"
-#include "shape_util.h"
-
-typedef struct take_job {
-  wg_block_job job; /* first, so the engine's pointer is the op's */
+typedef struct take_plan {
+  wg_plan plan;     /* first: the engine's job is this plan */
   size_t outer;     /* prod(params.shape[batch_dims:axis]) */
   size_t axis_size; /* params.shape[axis] */
   size_t per_batch; /* prod(indices.shape[batch_dims:]) */
-} take_job;
+} take_plan;
 
 static void take_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
-  const take_job* t = (const take_job*)job;
+  const take_plan* t = (const take_plan*)job;
   size_t i = q % t->per_batch;
   size_t bo = q / t->per_batch; /* batch * outer + outer index */
   size_t b = bo / t->outer;
@@ -24,91 +21,58 @@ static void take_map(const wg_block_job* job, size_t q, size_t n, wg_segment* se
   seg->ramp = 0;
 }
 
-/* Validates the arguments and normalizes axis and batch_dims. */
-static wg_status take_check(const size_t* params_shape, size_t params_rank,
-                            const size_t* indices_shape, size_t indices_rank, int32_t* axis,
-                            int32_t* batch_dims, wg_error_info* err) {
-  if ((params_rank && !params_shape) || (indices_rank && !indices_shape)) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
-  if (params_rank < 1 || params_rank > WG_MAX_RANK) {
-    return wg_fail(err, WG_ERR_RANK, WG_ARG_DATA, -1, (int64_t)params_rank, WG_MAX_RANK);
-  }
-  if (indices_rank > WG_MAX_RANK) {
-    return wg_fail(err, WG_ERR_RANK, WG_ARG_INDICES, -1, (int64_t)indices_rank, WG_MAX_RANK);
-  }
-  int64_t pr = (int64_t)params_rank, ir = (int64_t)indices_rank;
-  int64_t a = *axis, bd = *batch_dims;
-  if (a < -pr || a >= pr) return wg_fail(err, WG_ERR_AXIS, WG_ARG_AXIS, -1, a, pr);
-  if (a < 0) a += pr;
-  if (bd < -ir || bd > ir) return wg_fail(err, WG_ERR_BATCH_DIMS, WG_ARG_BATCH_DIMS, -1, bd, ir);
+/* params rank >= 1; axis in [-rank, rank); batch_dims in [-indices.rank, indices.rank] and,
+ * normalized, <= axis; equal batch dims. Output: params.shape[:axis] + indices.shape[batch_dims:]
+ * + params.shape[axis+1:]. */
+static wg_status plan_take(const wg_op_args* a, take_plan* t, wg_error_info* err) {
+  const size_t* ps = a->data_shape;
+  int64_t pr = (int64_t)a->data_rank, ir = (int64_t)a->index_rank, bd = a->batch_dims;
+  if (pr < 1) return wg_fail(err, WG_ERR_DATA_SCALAR, WG_ARG_DATA, -1, pr, 1);
+  size_t axis;
+  wg_status st = wg_normalize_axis(a->axis, pr, &axis, err);
+  if (st != WG_OK) return st;
+  if (bd < -ir || bd > ir) return wg_fail(err, WG_ERR_BATCH_DIMS_RANGE, WG_ARG_BATCH_DIMS, -1, bd, ir);
   if (bd < 0) bd += ir;
-  if (bd > a) return wg_fail(err, WG_ERR_BATCH_DIMS, WG_ARG_BATCH_DIMS, a, bd, a);
-  for (int64_t d = 0; d < bd; ++d) {
-    if (params_shape[d] != indices_shape[d]) {
-      return wg_fail(err, WG_ERR_BATCH_SHAPE, WG_ARG_INDICES, d, (int64_t)indices_shape[d],
-                     (int64_t)params_shape[d]);
-    }
+  if ((size_t)bd > axis) {
+    return wg_fail(err, WG_ERR_BATCH_DIMS_AFTER_AXIS, WG_ARG_BATCH_DIMS, (int64_t)axis, bd, (int64_t)axis);
   }
-  if (pr - 1 + ir - bd > WG_MAX_RANK) {
-    return wg_fail(err, WG_ERR_RANK, WG_ARG_OUT, -1, pr - 1 + ir - bd, WG_MAX_RANK);
-  }
-  *axis = (int32_t)a;
-  *batch_dims = (int32_t)bd;
+  st = wg_check_batch_shape(a, (size_t)bd, err);
+  if (st != WG_OK) return st;
+
+  wg_plan* p = &t->plan;
+  p->out_rank = 0;
+  wg_plan_append(p, ps, 0, axis);
+  wg_plan_append(p, a->index_shape, (size_t)bd, a->index_rank);
+  wg_plan_append(p, ps, axis + 1, a->data_rank);
+  t->outer = wg_prod(ps, (size_t)bd, axis);
+  t->axis_size = ps[axis];
+  t->per_batch = wg_prod(a->index_shape, (size_t)bd, a->index_rank);
+  size_t block_bytes = wg_prod(ps, axis + 1, a->data_rank) * a->elem_size;
+  /* All of these are factors of the output size, which the engine checks fits (zero if any
+   * factor is zero). */
+  size_t blocks = wg_prod(ps, 0, (size_t)bd) * t->outer * t->per_batch;
+  p->job = (wg_block_job){.nblocks = wg_prod(p->out_shape, 0, p->out_rank) ? blocks : 0,
+                          .block_bytes = block_bytes, .map = take_map, .depth = 1,
+                          .dim_sizes = &ps[axis], .first_dim = axis, .scales = {block_bytes}};
   return WG_OK;
 }
+
+WG_DEFINE_OP(take, take_plan, plan_take)
 
 wg_status wg_take_shape(const size_t* params_shape, size_t params_rank, const size_t* indices_shape,
                         size_t indices_rank, int32_t axis, int32_t batch_dims, size_t* out_shape,
                         size_t* out_rank, wg_error_info* err) {
-  wg_status st = take_check(params_shape, params_rank, indices_shape, indices_rank, &axis,
-                            &batch_dims, err);
-  if (st != WG_OK) return st;
-  if (!out_shape || !out_rank) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_OUT, -1, -1, -1);
-  size_t r = 0;
-  for (int32_t d = 0; d < axis; ++d) out_shape[r++] = params_shape[d];
-  for (size_t d = (size_t)batch_dims; d < indices_rank; ++d) out_shape[r++] = indices_shape[d];
-  for (size_t d = (size_t)axis + 1; d < params_rank; ++d) out_shape[r++] = params_shape[d];
-  *out_rank = r;
-  return WG_OK;
+  const wg_op_args a = {.data_shape = params_shape, .data_rank = params_rank,
+                        .index_shape = indices_shape, .index_rank = indices_rank, .axis = axis,
+                        .batch_dims = batch_dims, .elem_size = 1};
+  return wg_take_shape_args(&a, out_shape, out_rank, err);
 }
 
 wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape, size_t params_rank,
                   const void* indices, wg_index_type index_type, const size_t* indices_shape,
                   size_t indices_rank, int32_t axis, int32_t batch_dims, size_t elem_size,
                   wg_oob_mode mode, void* out, wg_error_info* err) {
-  size_t out_shape[WG_MAX_RANK], out_rank;
-  wg_status st = wg_take_shape(params_shape, params_rank, indices_shape, indices_rank, axis,
-                               batch_dims, out_shape, &out_rank, err);
-  if (st != WG_OK) return st;
-  size_t index_count = wg_prod(indices_shape, 0, indices_rank);
-  st = wg_check_op_args(out_shape, out_rank, elem_size, wg_index_type_valid(index_type), mode,
-                        params, indices, index_count, out, err);
-  if (st != WG_OK) return st;
-  if (axis < 0) axis += (int32_t)params_rank;
-  if (batch_dims < 0) batch_dims += (int32_t)indices_rank;
-  size_t bd = (size_t)batch_dims, a = (size_t)axis;
-
-  size_t batch = wg_prod(params_shape, 0, bd);
-  take_job t = {
-      .outer = wg_prod(params_shape, bd, a),
-      .axis_size = params_shape[a],
-      .per_batch = wg_prod(indices_shape, bd, indices_rank),
-  };
-  size_t inner = wg_prod(params_shape, a + 1, params_rank);
-  /* All of these are factors of the output size, which fits (zero if any factor is zero). */
-  t.job.nblocks = wg_prod(out_shape, 0, out_rank) == 0 ? 0 : batch * t.outer * t.per_batch;
-  t.job.block_bytes = inner * elem_size;
-  t.job.src = params;
-  t.job.dst = out;
-  t.job.map = take_map;
-  t.job.mode = mode;
-  t.job.indices = indices;
-  t.job.index_type = index_type;
-  t.job.index_count = index_count;
-  t.job.depth = 1;
-  t.job.dim_sizes = &params_shape[a];
-  t.job.first_dim = a;
-  t.job.scales[0] = t.job.block_bytes;
-  return wg_block_job_run(pool, &t.job, err);
+  const wg_op_args a = {params_shape, params_rank, indices_shape, indices_rank, axis, batch_dims,
+                        elem_size, params, indices, index_type, mode, out};
+  return wg_take_run_args(pool, &a, err);
 }

@@ -5,8 +5,8 @@
  *   wg_gather_nd tf.gather_nd with batch_dims / ONNX GatherND / OpenVINO GatherND-8
  *   wg_take      tf.gather with axis and batch_dims / ONNX Gather / numpy.take
  *
- * Every call returns a wg_status; on failure *err (when not NULL) says which argument and which
- * rule, and the output may be partly written. Each op has a *_shape function that only validates
+ * Every call returns a wg_status, one per rule broken; on failure *err (when not NULL) says
+ * which argument and the values that broke it, and the output may be partly written. Each op has a *_shape function that only validates
  * and computes the output shape, so a caller can size the output before running the op.
  * Shapes are arrays of size_t; tensors are dense and row-major. A NULL pool runs on the caller.
  */
@@ -25,17 +25,25 @@ extern "C" {
 
 typedef enum wg_status {
   WG_OK = 0,
-  WG_ERR_INVALID_ARGUMENT = 1,    /* NULL pointer, unknown enum value, bad element size */
-  WG_ERR_RANK = 2,                /* a tensor's rank breaks the op's rule (err->arg, err->limit) */
-  WG_ERR_AXIS = 3,                /* dim/axis outside [-rank, rank) (err->value, err->limit=rank) */
-  WG_ERR_BATCH_DIMS = 4,          /* batch_dims out of its range (err->value, err->limit) */
-  WG_ERR_BATCH_SHAPE = 5,         /* params/indices batch dim differ (err->dim, value, limit) */
-  WG_ERR_INDEX_SHAPE = 6,         /* gather: index.shape[d] > input.shape[d] (err->dim, value, limit) */
-  WG_ERR_INDEX_DEPTH = 7,         /* gather_nd: indices.shape[-1] too large (err->value, err->limit) */
-  WG_ERR_INDEX_OUT_OF_RANGE = 8,  /* an index outside [-s, s) in WG_OOB_ERROR mode (err->position,
-                                     err->value, err->limit = s, err->dim = dimension indexed) */
-  WG_ERR_SIZE_OVERFLOW = 9,       /* the output's byte size does not fit in size_t */
-  WG_ERR_OUT_OF_MEMORY = 10,      /* the pool could not allocate (memory, mutex, condition) */
+  WG_ERR_INVALID_ARGUMENT = 1,       /* NULL pointer, unknown enum value, bad element size */
+  WG_ERR_MAX_RANK = 2,               /* a tensor (err->arg: data, indices or the output) would have
+                                        more than WG_MAX_RANK dims (err->value, err->limit) */
+  WG_ERR_DATA_SCALAR = 3,            /* take, gather_nd: params has rank 0 (err->value) */
+  WG_ERR_INDICES_SCALAR = 4,         /* gather_nd: indices has rank 0 (err->value) */
+  WG_ERR_RANK_MISMATCH = 5,          /* gather: index's rank (err->value) differs from input's (err->limit) */
+  WG_ERR_AXIS = 6,                   /* dim/axis outside [-rank, rank) (err->value, err->limit = rank) */
+  WG_ERR_BATCH_DIMS_RANGE = 7,       /* take: batch_dims outside [-indices.rank, indices.rank]
+                                        (err->value, err->limit = indices.rank) */
+  WG_ERR_BATCH_DIMS_AFTER_AXIS = 8,  /* take: batch_dims (err->value) > axis (err->limit, err->dim) */
+  WG_ERR_BATCH_DIMS_RANKS = 9,       /* gather_nd: batch_dims outside [0, min(params.rank,
+                                        indices.rank) - 1] (err->value, err->limit = the maximum) */
+  WG_ERR_BATCH_SHAPE = 10,           /* params/indices batch dim differ (err->dim, value, limit) */
+  WG_ERR_INDEX_SHAPE = 11,           /* gather: index.shape[d] > input.shape[d] (err->dim, value, limit) */
+  WG_ERR_INDEX_DEPTH = 12,           /* gather_nd: indices.shape[-1] too large (err->value, err->limit) */
+  WG_ERR_INDEX_OUT_OF_RANGE = 13,    /* an index outside [-s, s) in WG_OOB_ERROR mode (err->position,
+                                        err->value, err->limit = s, err->dim = dimension indexed) */
+  WG_ERR_SIZE_OVERFLOW = 14,         /* the output's byte size does not fit in size_t */
+  WG_ERR_OUT_OF_MEMORY = 15,         /* the pool could not allocate (memory, mutex, condition) */
 } wg_status;
 
 /* Which argument an error is about. */

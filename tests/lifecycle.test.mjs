@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dispose, heapStats, init, take } from '../js/index.mjs';
 
@@ -44,14 +45,71 @@ test('init() reports the variant and thread count; dispose() allows another init
   dispose(); // twice is harmless
 });
 
+const distWasm = (variant) => new URL(`../dist/wasm-gather-${variant}.wasm`, import.meta.url);
+const compileDist = async (variant) => WebAssembly.compile(await readFile(distWasm(variant)));
+const rowsWork = () => assert.deepEqual(Array.from(take({ data: new Uint8Array([7, 8]), shape: [2] }, { data: [1], shape: [1] }).data), [8]);
+
 test('init() accepts a precompiled WebAssembly.Module, bytes or a URL', async () => {
-  const url = new URL('../dist/wasm-gather-simd.wasm', import.meta.url);
-  const { readFile } = await import('node:fs/promises');
+  const url = distWasm('simd');
   const bytes = await readFile(url);
   for (const wasm of [await WebAssembly.compile(bytes), bytes, url]) {
     const info = await init({ variant: 'simd', wasm });
     assert.equal(info.variant, 'simd');
-    assert.deepEqual(Array.from(take({ data: new Uint8Array([7, 8]), shape: [2] }, { data: [1], shape: [1] }).data), [8]);
+    rowsWork();
+    dispose();
+  }
+});
+
+test('init: a given Module (or its bytes) runs on its own build at any thread count, or is refused naming the build', async () => {
+  const threaded = await compileDist('simd-threaded');
+  const simd = await compileDist('simd');
+  for (const [opts, want] of [
+    [{ wasm: threaded, threads: 1 }, { variant: 'simd-threaded', threads: 1 }],
+    [{ wasm: await readFile(distWasm('simd-threaded')), threads: 1 }, { variant: 'simd-threaded', threads: 1 }],
+    [{ wasm: threaded, threads: 2 }, { variant: 'simd-threaded', threads: 2 }],
+    [{ wasm: simd }, { variant: 'simd', threads: 1 }],
+  ]) {
+    assert.deepEqual(await init(opts), { ...want, simd: true }, `threads: ${opts.threads}`);
+    rowsWork();
+    dispose();
+  }
+  const refused = (variant, built) => new RegExp(`^RangeError: init: opts\\.wasm is the ${built} build, but opts\\.variant is '${variant}'; ` +
+    `pass the ${variant} build \\(wasm-gather/${variant}\\.wasm\\) or leave opts\\.variant out$`);
+  await assert.rejects(init({ wasm: threaded, variant: 'simd' }), refused('simd', 'simd-threaded'));
+  await assert.rejects(init({ wasm: simd, variant: 'simd-threaded' }), refused('simd-threaded', 'simd'));
+  // A host without SharedArrayBuffer (a page that is not cross-origin isolated) cannot make its memory.
+  const { SharedArrayBuffer } = globalThis;
+  globalThis.SharedArrayBuffer = undefined;
+  try {
+    await assert.rejects(init({ wasm: threaded }), /^Error: init: opts\.wasm is the simd-threaded build, whose memory is a SharedArrayBuffer, which this host does not have; pass the simd build \(wasm-gather\/simd\.wasm\)$/);
+  } finally {
+    globalThis.SharedArrayBuffer = SharedArrayBuffer;
+  }
+  assert.deepEqual(await init({ wasm: threaded, threads: 1 }), { variant: 'simd-threaded', threads: 1, simd: true }, 'init works after the errors');
+  dispose();
+});
+
+test('init: concurrent calls with other options get the sequential error; with the same options they share one module', async () => {
+  const [first, second] = await Promise.allSettled([init({ variant: 'simd' }), init({ variant: 'simd-threaded', threads: 2 })]);
+  assert.deepEqual(first, { status: 'fulfilled', value: { variant: 'simd', threads: 1, simd: true } });
+  assert.equal(second.status, 'rejected');
+  assert.equal(String(second.reason), 'Error: init: already initialized as simd with 1 thread(s); call dispose() before init() with other options');
+  rowsWork();
+  dispose();
+  // The first fails: the other options load, as they would right after it.
+  const [bad, other] = await Promise.allSettled([init({ variant: 'simd', wasm: new Uint8Array([1, 2, 3]) }), init({ variant: 'simd-threaded', threads: 2 })]);
+  assert.ok(bad.reason instanceof WebAssembly.CompileError, String(bad.reason));
+  assert.deepEqual(other, { status: 'fulfilled', value: { variant: 'simd-threaded', threads: 2, simd: true } });
+  dispose();
+  const { instantiate } = WebAssembly;
+  let instances = 0;
+  WebAssembly.instantiate = (...args) => { instances++; return instantiate(...args); };
+  try {
+    const infos = await Promise.all([init({ variant: 'simd' }), init({ variant: 'simd' }), init({})]);
+    assert.deepEqual(infos, Array(3).fill({ variant: 'simd', threads: 1, simd: true }));
+    assert.equal(instances, 1, 'one module for all three');
+  } finally {
+    WebAssembly.instantiate = instantiate;
     dispose();
   }
 });
@@ -84,5 +142,7 @@ test('CommonJS: require() gives the same API', async () => {
   const info = await cjs.init({ variant: 'simd' });
   assert.equal(info.variant, 'simd');
   assert.deepEqual(Array.from(cjs.gatherND({ data: new Uint16Array([5, 6, 7, 8]), shape: [2, 2] }, { data: [1, 0], shape: [1, 2] }).data), [7]);
+  const esm = await import('../js/index.mjs');
+  assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), 'index.cjs exports what index.mjs does');
   cjs.dispose();
 });

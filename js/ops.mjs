@@ -1,0 +1,42 @@
+// The ops: each names its arguments for messages and reads its own attributes; callOp
+// (js/call.mjs) does the rest, served by the C op of src/ops.def named by `c`.
+import { callOp } from './call.mjs';
+import { ready } from './state.mjs';
+import { integerArg } from './tensor.mjs';
+
+const TF_NAMES = { data: 'params', indices: 'indices', axis: 'axis' };
+
+/**
+ * torch.gather / ONNX GatherElements: out[i][j][k] = input[i][index[i][j][k]][k] for dim 1, and
+ * so on. opts: { outOfRange?: 'error'|'zero'|'clamp', out?, resident? }
+ */
+export function gather(input, dim, index, opts) {
+  const attrs = () => {
+    if (dim === undefined) throw new TypeError('gather: dim is required (the axis to gather along)');
+    return { axis: integerArg('gather', 'dim', dim) };
+  };
+  const names = { data: 'input', indices: 'index', axis: 'dim' };
+  return callOp(ready('gather'), { op: 'gather', c: 'gather', names, opts, attrs }, input, index);
+}
+
+/**
+ * tf.gather_nd / ONNX GatherND: output = indices.shape[:-1] + params.shape[batchDims + indices.shape[-1]:].
+ * opts: { batchDims?: number, outOfRange?, out?, resident? }
+ */
+export function gatherND(params, indices, opts) {
+  const attrs = (o) => ({ batchDims: integerArg('gatherND', 'opts.batchDims', o.batchDims, 0) });
+  return callOp(ready('gatherND'), { op: 'gatherND', c: 'gather_nd', names: TF_NAMES, opts, attrs }, params, indices);
+}
+
+/**
+ * tf.gather / ONNX Gather: output = params.shape[:axis] + indices.shape[batchDims:] + params.shape[axis+1:].
+ * opts: { axis?: number, batchDims?: number, outOfRange?, out?, resident? }
+ */
+export function take(params, indices, opts) {
+  const attrs = (o) => ({ axis: integerArg('take', 'opts.axis', o.axis, 0),
+    batchDims: integerArg('take', 'opts.batchDims', o.batchDims, 0) });
+  return callOp(ready('take'), { op: 'take', c: 'take', names: TF_NAMES, opts, attrs }, params, indices);
+}
+
+/** ONNX's name for gather (torch.gather); gatherND is already ONNX's GatherND. */
+export const gatherElements = gather;

@@ -1,0 +1,58 @@
+// The contract between C and JS (js/abi.mjs): JS reads every number it shares with C from the
+// module. These tests check that the module's table holds every enumerator of the public header
+// with its value, that every status has words in js/errors.mjs, that every op of src/ops.def has
+// a number and a JS wrapper, and that a module lacking a name JS needs fails init.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { abiFromTable } from '../js/abi.mjs';
+import { STATUS_NAMES } from '../js/errors.mjs';
+import { dispose, init } from '../js/index.mjs';
+import { getState } from '../js/state.mjs';
+
+const source = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+
+// The enumerators of src/wasm_gather.h ("WG_X = n,") and its #define'd integer constants.
+function headerConstants() {
+  const text = source('src/wasm_gather.h');
+  const found = new Map();
+  for (const [, name, value] of text.matchAll(/^\s*(WG_[A-Z0-9_]+)\s*=\s*(\d+)\s*,/gm)) found.set(name, Number(value));
+  for (const [, name, value] of text.matchAll(/^#define (WG_[A-Z0-9_]+) \(?(\d+)/gm)) found.set(name, Number(value));
+  return found;
+}
+const opsInTable = () => [...source('src/ops.def').matchAll(/^WG_OP\((\w+)\)/gm)].map((m) => m[1]);
+
+let abi;
+before(async () => {
+  await init({ variant: 'simd' });
+  abi = getState().abi;
+});
+after(() => dispose());
+
+test('the module defines every constant of src/wasm_gather.h, with the same value', () => {
+  const header = headerConstants();
+  assert.ok(header.size > 30, `read ${header.size} constants from the header`);
+  for (const [name, value] of header) {
+    if (name === 'WG_PARALLEL_MIN_BYTES') continue; // (32 * 1024): read as 32 here
+    assert.equal(abi.value(name), value, `${name} in the module's table`);
+  }
+});
+
+test('every status of C has words in js/errors.mjs, and js/errors.mjs has words for no other', () => {
+  const statuses = [...headerConstants().keys()].filter((k) => k.startsWith('WG_ERR_')).sort();
+  // WG_ERR_INVALID_ARGUMENT means the binding passed something C refuses: an internal error.
+  assert.deepEqual([...STATUS_NAMES].sort(), statuses.filter((k) => k !== 'WG_ERR_INVALID_ARGUMENT'));
+});
+
+test('every op of src/ops.def has its number from the module and a wrapper in js/ops.mjs', () => {
+  const ops = opsInTable();
+  assert.deepEqual(Object.keys(abi.ops), ops);
+  ops.forEach((name, i) => assert.equal(abi.ops[name], i));
+  const wrappers = source('js/ops.mjs');
+  for (const name of ops) assert.match(wrappers, new RegExp(`c: '${name}'`), `a wrapper calls C op ${name}`);
+});
+
+test('a module that lacks a constant JS needs is refused, saying the builds differ', () => {
+  const table = new Map([...'WG_MAX_RANK WG_OK'.split(' ').map((k) => [k, abi.value(k)])]);
+  assert.throws(() => abiFromTable(table), /^Error: init: the wasm module does not define .*WG_INDEX_I32.*different builds/);
+});
