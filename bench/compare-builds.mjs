@@ -6,8 +6,11 @@
 // For a refactor: `git worktree add /tmp/base <commit> && (cd /tmp/base && npm ci && npm run build)`.
 import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { measure, median } from './lib/timing.mjs';
-import { WORKLOADS, makeTensors } from './workloads.mjs';
+import { sameBytes } from '../common/bytes.mjs';
+import { caller } from '../common/op-caller.mjs';
+import { numel } from '../common/shape.mjs';
+import { measure, median } from '../common/timing.mjs';
+import { WORKLOADS, makeTensors } from '../common/workloads.mjs';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: node bench/compare-builds.mjs <other checkout> [--rounds N]');
@@ -23,9 +26,9 @@ const libs = {
 // The in-wasm runner of a workload on one library: everything uploaded once.
 function inWasm(lib, w, t) {
   const data = lib.upload(t.data), indices = lib.upload(t.indices);
-  const out = lib.upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b, 1)), shape: w.outShape });
-  const run = w.op === 'gather' ? () => lib.gather(data, w.opts.dim, indices, { out })
-    : () => lib[w.op](data, indices, { ...w.opts, out });
+  const out = lib.upload({ data: new Float32Array(numel(w.outShape)), shape: w.outShape });
+  const call = caller(lib, w, { out });
+  const run = () => call(data, indices);
   return { run, read: () => out.read(), dispose() { data.dispose(); indices.dispose(); out.dispose(); } };
 }
 
@@ -38,7 +41,7 @@ for (const cfg of CONFIGS) {
     runners.this.run();
     runners.other.run();
     const a = runners.this.read(), b = runners.other.read();
-    if (Buffer.compare(Buffer.from(a.buffer), Buffer.from(b.buffer)) !== 0) throw new Error(`${w.id}: outputs differ`);
+    if (!sameBytes(a, b)) throw new Error(`${w.id}: outputs differ`);
     const ms = { this: [], other: [] };
     for (let r = 0; r < ROUNDS; r++) {
       for (const k of r % 2 ? ['other', 'this'] : ['this', 'other']) ms[k].push((await measure(runners[k].run, { budgetMs: 200 })).medianMs);
