@@ -67,7 +67,7 @@ const SUITES = [
 ];
 for (const [file, env] of SUITES) {
   test(`${file} against the sanitized wasm build`, { skip, timeout: 600000 }, async (t) => {
-    const r = await runNode(['--test-reporter=tap', file], { cwd: root, env: { ...env, WG_TEST_API: API } });
+    const r = await runNode(['--test-reporter=tap', file], { cwd: root, env: { ...env, WG_TEST_API: API }, timeout: 300000 });
     assertClean([file, r]);
     assert.ok(r.output.includes(`# api under test: ${pathToFileURL(API).href}`), `${file} did not load ${API}:\n${tail(r.output)}`);
     const count = (name) => Number(new RegExp(`^# ${name} (\\d+)$`, 'm').exec(r.output)?.[1]);
