@@ -1,6 +1,7 @@
 // Runs a Node script in a child process and collects what it prints, for the sanitized wasm
-// build's tests: Emscripten's AddressSanitizer prints its report through printErr (stderr) and
-// then aborts the wasm, which JS may catch and carry on from, so the text is what counts.
+// build's tests: Emscripten's AddressSanitizer writes its report to stderr, then ends the process
+// (or, after a report from a pool worker, leaves it waiting forever), so the text is what counts,
+// not the exit status.
 import { spawn } from 'node:child_process';
 
 // Any sanitizer's report, whatever the exit status.
