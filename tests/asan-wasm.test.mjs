@@ -5,7 +5,7 @@
 // and the fuzz harness tests/fuzz/fuzz_ops.c as wasm programs. Against that build, each in a
 // child process: the worked examples, the seeded random suite, the kernel lane tests and the
 // bad-input matrix (the library at build/asan/js/index.mjs through WG_TEST_API,
-// tests/api-under-test.mjs), then the fuzz corpus replayed and mutated for a while
+// tests/tested-api.mjs), then the fuzz corpus replayed and mutated for a while
 // (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
 // report, whatever the child's exit status (ASan prints its report through stderr, then ends
 // the process; a report from a pool worker leaves the process hanging, so it is killed).

@@ -4,7 +4,7 @@
 // placed at each position of a group of four, in every out-of-range mode, at 1 and 2 threads.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, gatherND, init, take } from './api-under-test.mjs'; // js/index.mjs, or WG_TEST_API
+import { dispose, gather, gatherND, init, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { refGather, refGatherND, refTake } from './reference.mjs';
 import { Rng } from './rng.mjs';
 

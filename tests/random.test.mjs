@@ -1,13 +1,13 @@
 // Seeded random comparisons of the library against tests/reference.mjs, under node --test.
 // The cases and their checks live in tests/random-cases.mjs (shared with the browser test).
 //
-// WG_TEST_API=<module path> swaps the module under test (tests/api-under-test.mjs);
+// WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs);
 // WG_RANDOM_CASES sets the number of cases per op.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { OPS, REF, runCase, stats } from './random-cases.mjs';
-import api from './api-under-test.mjs';
+import api from './tested-api.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape);
 

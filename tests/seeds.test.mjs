@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { seedExamples } from './seed-examples.mjs';
 import { refGather, refGatherND, refTake } from './reference.mjs';
 
-import api from './api-under-test.mjs'; // js/index.mjs, or WG_TEST_API
+import api from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 const REF = { gather: refGather, gatherND: refGatherND, take: refTake };
 
 const CONFIGS = [
