@@ -5,7 +5,7 @@
 // these are the inputs an untrusted request could make.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, gatherND, heapStats, init, take, upload } from '../js/index.mjs';
+import { dispose, gather, gatherND, heapStats, init, take, upload } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { expectError, f32, i32, snapshot, validCallWorks } from './expect-error.mjs';
 
 const p32 = () => f32(6, [3, 2]); // [[1, 2], [3, 4], [5, 6]]

@@ -2,7 +2,7 @@
 // caller's arrays are unchanged, the wasm heap is back where it was, and the next call works.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
+import { dispose, gather, gatherND, init, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API (as expect-error.mjs)
 import { expectError, f32, i32 } from './expect-error.mjs';
 
 for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 2 }]) {

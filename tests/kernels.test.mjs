@@ -1,20 +1,20 @@
 // Every kernel variant the engine picks (src/copy_kernels.c: fused loops per element width and
 // index type, the v128 row and triple loops that take four blocks at a time, the general path
-// for slices below and above the memcpy switch) against tests/reference.mjs, with a bad index
+// for slices below and above the memcpy switch) against common/reference.mjs, with a bad index
 // placed at each position of a group of four, in every out-of-range mode, at 1 and 2 threads.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
+import { dispose, gather, gatherND, init, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { refGather, refGatherND, refTake } from '../common/reference.mjs';
+import { numel } from '../common/shape.mjs';
 import { Rng } from './rng.mjs';
 
 const WIDTHS = [Uint8Array, Uint16Array, Float32Array, Float64Array];
 const INDEX_TYPES = [Int32Array, BigInt64Array, Uint32Array, BigUint64Array];
 const MODES = ['error', 'zero', 'clamp'];
-const size = (shape) => shape.reduce((a, b) => a * b, 1);
 
 function tensor(T, shape, rng) {
-  const n = size(shape);
+  const n = numel(shape);
   const a = new T(n);
   for (let i = 0; i < n; i++) a[i] = T === Float32Array || T === Float64Array ? rng.next() * 100 - 50 : rng.int(0, 255);
   return { data: a, shape };
@@ -23,7 +23,7 @@ function tensor(T, shape, rng) {
 // Index tensors whose component c is drawn from [-s, s) for limits[c] = s (negatives included),
 // with the value at flat position badAt (if any) replaced by bad(s), s its component's limit.
 function indices(I, shape, limits, rng, badAt, bad) {
-  const n = size(shape);
+  const n = numel(shape);
   const vals = Array.from({ length: n }, (_, i) => {
     const s = limits[i % limits.length];
     const v = rng.int(-s, s - 1);

@@ -1,15 +1,15 @@
 // Seeded random comparisons of the library against common/reference.mjs, under node --test.
 // The cases and their checks live in tests/random-cases.mjs (shared with the browser test).
 //
-// WG_TEST_API=<module path> swaps the module under test (for checking this harness itself);
+// WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs);
 // WG_RANDOM_CASES sets the number of cases per op.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { refOps } from '../common/reference.mjs';
 import { OPS, runCase, stats } from './random-cases.mjs';
+import api from './tested-api.mjs';
 
-const api = await import(process.env.WG_TEST_API ?? '../js/index.mjs');
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape);
 
 const CONFIGS = [

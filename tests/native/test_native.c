@@ -2,7 +2,7 @@
  * with a pool as without, and a memory-safety sweep: random shapes and wild indices in every
  * mode on exact-size heap buffers, so that AddressSanitizer (tests/native.test.mjs builds with
  * it) catches any read or write outside a tensor. Correctness of the values is checked in JS
- * against tests/reference.mjs. */
+ * against common/reference.mjs. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
