@@ -22,9 +22,15 @@ export function inputs(extra = []) {
   return files;
 }
 
-// One hash over the names and contents of the files.
+// The compiler's version: a different Emscripten must rebuild even when no file changed.
+function toolchainVersion() {
+  const r = spawnSync('emcc', ['--version'], { encoding: 'utf8' });
+  return r.status === 0 ? r.stdout.split('\n')[0] : 'no emcc';
+}
+
+// One hash over the toolchain's version and the names and contents of the files.
 export function stamp(files) {
-  const h = createHash('sha256');
+  const h = createHash('sha256').update(toolchainVersion()).update('\0');
   for (const f of files) h.update(relative(root, f)).update('\0').update(readFileSync(f));
   return h.digest('hex');
 }

@@ -7,13 +7,14 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const OPS = ['take', 'gather_nd', 'gather'];
+// The fuzz targets: one per folder of the seed corpus (as CMakeLists.txt builds them).
+const OPS = readdirSync(join(root, 'tests', 'fuzz', 'corpus')).sort();
 const SECONDS = Number(process.env.WG_FUZZ_SECONDS ?? 20);
 
 function libFuzzerMissing() {

@@ -19,7 +19,7 @@ import { Rng } from '../rng.mjs';
 import { mutate } from './mutate.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const OPS = ['take', 'gather_nd', 'gather'];
+const OPS = readdirSync(join(root, 'tests', 'fuzz', 'corpus')).sort(); // the fuzz targets, as CMakeLists.txt builds them
 const { values: opt, positionals } = parseArgs({
   allowPositionals: true,
   options: {
