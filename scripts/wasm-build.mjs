@@ -83,13 +83,14 @@ export function ensureToolchain() {
   execFileSync('apt-get', ['install', '-y', '-q', ...missing], { stdio: 'inherit', env });
 }
 
-// emcmake cmake (with -D definitions) in buildDir, then cmake --build of the targets (all if none).
-export function cmakeBuild(buildDir, { defines = [], targets = [] } = {}) {
+// emcmake cmake (with -D definitions) of `source` (default: this repository) in buildDir, then
+// cmake --build of the targets (all if none).
+export function cmakeBuild(buildDir, { defines = [], targets = [], source = root } = {}) {
   ensureToolchain();
   // Debian's emcc runs its JS tools (acorn, terser) from the system node_modules.
   const env = { ...process.env, NODE_PATH: [process.env.NODE_PATH, '/usr/share/nodejs'].filter(Boolean).join(':') };
   const run = (cmd, args) => execFileSync(cmd, args, { stdio: ['ignore', 'inherit', 'inherit'], cwd: root, env });
-  run('emcmake', ['cmake', '-S', '.', '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', ...defines.map((d) => `-D${d}`)]);
+  run('emcmake', ['cmake', '-S', source, '-B', buildDir, '-DCMAKE_BUILD_TYPE=Release', ...defines.map((d) => `-D${d}`)]);
   run('cmake', ['--build', buildDir, '--parallel', '2', ...(targets.length ? ['--target', ...targets] : [])]);
 }
 

@@ -6,7 +6,6 @@
 /* Bytes a tile moves: large enough to amortize handing it out, small enough to balance. */
 #define WG_TILE_BYTES (16 * 1024)
 
-static const size_t index_bytes[] = {4, 4, 8, 8}; /* by wg_index_type */
 
 /* The general path for blocks j .. seg->count of a segment: resolve WG_SEGMENT offsets at a time
  * (every out-of-range mode), then copy them. Returns 0 at a bad index in WG_OOB_ERROR mode. */
@@ -40,7 +39,7 @@ static void run_blocks(void* ctx, size_t start, size_t count) {
     uint8_t* dst = job->dst + q * job->block_bytes;
     size_t done = 0;
     if (job->kernels.fused) {
-      const uint8_t* idx = (const uint8_t*)job->indices + seg.first * index_bytes[job->index_type];
+      const uint8_t* idx = (const uint8_t*)job->indices + seg.first * wg_index_bytes(job->index_type);
       done = job->kernels.fused(dst, job->src + seg.base, idx, seg.count, job->depth,
                                 job->dim_sizes, job->scales, seg.ramp);
     }

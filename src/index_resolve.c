@@ -97,3 +97,7 @@ int wg_index_type_valid(wg_index_type type) {
   return type == WG_INDEX_I32 || type == WG_INDEX_U32 || type == WG_INDEX_I64 ||
          type == WG_INDEX_U64;
 }
+
+int wg_oob_mode_valid(wg_oob_mode mode) {
+  return mode == WG_OOB_ERROR || mode == WG_OOB_ZERO || mode == WG_OOB_CLAMP;
+}

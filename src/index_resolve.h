@@ -35,5 +35,10 @@ int wg_find_bad_index(const void* indices, wg_index_type type, size_t count, siz
 void wg_offsets_add_ramp(size_t* off, size_t n, size_t base, size_t step);
 
 int wg_index_type_valid(wg_index_type type);
+/* Bytes of one index of the type (4 or 8). */
+static inline size_t wg_index_bytes(wg_index_type type) {
+  return type == WG_INDEX_I64 || type == WG_INDEX_U64 ? 8 : 4;
+}
+int wg_oob_mode_valid(wg_oob_mode mode);
 
 #endif

@@ -85,7 +85,7 @@ static int elem_size_valid(size_t s) { return s == 1 || s == 2 || s == 4 || s ==
 static wg_status check_run(const wg_plan* plan, const wg_op_args* a, size_t index_count,
                            wg_error_info* err) {
   if (!elem_size_valid(a->elem_size) || !wg_index_type_valid(a->index_type) ||
-      a->mode > WG_OOB_CLAMP) {
+      !wg_oob_mode_valid(a->mode)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   size_t n = wg_prod(plan->out_shape, 0, plan->out_rank);

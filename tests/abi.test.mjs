@@ -1,14 +1,19 @@
 // The contract between C and JS (js/abi.mjs): JS reads every number it shares with C from the
 // module. These tests check that the module's table holds every enumerator of the public header
 // with its value, that every status has words in js/errors.mjs, that every op of src/ops.def has
-// a number and a JS wrapper, and that a module lacking a name JS needs fails init.
+// a number and a JS wrapper, that a module lacking a name JS needs fails init, and, with a build
+// in which every shared number is changed (tests/abi/renumbered-build.mjs), that the error,
+// bad-input and seed suites pass unchanged: no number of C's is written in JS.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { abiFromTable } from '../js/abi.mjs';
 import { STATUS_NAMES } from '../js/errors.mjs';
 import { dispose, init } from '../js/index.mjs';
 import { getState } from '../js/state.mjs';
+import { renumberedBuild } from './abi/renumbered-build.mjs';
 
 const source = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
 
@@ -55,4 +60,15 @@ test('every op of src/ops.def has its number from the module and a wrapper in js
 test('a module that lacks a constant JS needs is refused, saying the builds differ', () => {
   const table = new Map([...'WG_MAX_RANK WG_OK'.split(' ').map((k) => [k, abi.value(k)])]);
   assert.throws(() => abiFromTable(table), /^Error: init: the wasm module does not define .*WG_INDEX_I32.*different builds/);
+});
+
+test('a build with every shared number changed passes the error, bad-input and seed suites unchanged', () => {
+  const api = renumberedBuild(); // statuses 85-99, arguments 40-45, index types and modes reversed, ops reversed
+  const suites = ['errors', 'bad-input', 'seeds'].map((f) => fileURLToPath(new URL(`./${f}.test.mjs`, import.meta.url)));
+  const env = { ...process.env, WG_TEST_API: api };
+  delete env.NODE_TEST_CONTEXT; // a node --test of its own, reporting in TAP
+  const r = spawnSync(process.execPath, ['--test', ...suites], { encoding: 'utf8', env, timeout: 300000 });
+  const count = (what) => Number(new RegExp(`^# ${what} (\\d+)$`, 'm').exec(r.stdout)?.[1]);
+  assert.equal(r.status, 0, `the suites failed against ${api}:\n${r.stdout.split('\n').filter((l) => /^not ok|# (pass|fail)/.test(l)).join('\n')}`);
+  assert.ok(count('pass') > 50 && count('fail') === 0, `passed ${count('pass')}, failed ${count('fail')}`);
 });

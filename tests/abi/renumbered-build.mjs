@@ -1,0 +1,63 @@
+// A build in which every number C and JS share differs from the real one: a copy of the sources
+// whose src/wasm_gather.h renumbers every status (WG_OK stays 0), argument code, index type and
+// out-of-range mode, and whose src/ops.def lists the ops in reverse, built (the Node glues of both
+// variants) into a package-shaped folder with an unchanged copy of js/. tests/abi.test.mjs runs
+// the error, bad-input and seed suites against it: they pass only if JS holds none of the numbers.
+// Usage: node tests/abi/renumbered-build.mjs  (prints the folder; rebuilt when an input changed)
+import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { VARIANTS, artifacts, cmakeBuild, inputs, patchGlues, root, stamp, upToDate } from '../../scripts/wasm-build.mjs';
+
+export const out = join(root, 'build', 'abi-renumbered');
+const sources = join(out, 'source');
+const buildDir = join(out, 'build');
+const LIBRARY = artifacts({ web: false });
+
+// New values per enum of the header: each maps an old value to a new one.
+const RENUMBER = {
+  wg_status: (v) => (v === 0 ? 0 : 100 - v),
+  wg_arg: (v) => 40 + v,
+  wg_index_type: (v) => 3 - v,
+  wg_oob_mode: (v) => 2 - v,
+};
+
+export function renumberHeader(text) {
+  return text.replace(/typedef enum (\w+) \{([\s\S]*?)\} \1;/g, (whole, name, body) => {
+    const f = RENUMBER[name];
+    if (!f) return whole;
+    return whole.replace(/^(\s*WG_[A-Z0-9_]+\s*=\s*)(\d+)/gm, (m, lhs, v) => `${lhs}${f(Number(v))}`);
+  });
+}
+
+function build() {
+  rmSync(out, { recursive: true, force: true });
+  mkdirSync(sources, { recursive: true });
+  // what CMakeLists.txt reads (the ASan build's pre-js files are link dependencies of every glue)
+  for (const entry of ['CMakeLists.txt', 'src', 'js', 'tests/asan-wasm']) cpSync(join(root, entry), join(sources, entry), { recursive: true });
+  const header = join(sources, 'src', 'wasm_gather.h');
+  writeFileSync(header, renumberHeader(readFileSync(header, 'utf8')));
+  const ops = join(sources, 'src', 'ops.def');
+  const lines = readFileSync(ops, 'utf8').split('\n');
+  const opLines = lines.filter((l) => l.startsWith('WG_OP('));
+  writeFileSync(ops, [...lines.filter((l) => !l.startsWith('WG_OP(')), ...opLines.reverse()].join('\n') + '\n');
+  cmakeBuild(buildDir, { source: sources, targets: LIBRARY.filter(({ from }) => from.endsWith('.cjs')).map(({ from }) => from) });
+  for (const dir of ['dist', 'js']) mkdirSync(join(out, dir), { recursive: true });
+  for (const { from, to } of LIBRARY) copyFileSync(join(buildDir, from), join(out, 'dist', to));
+  cpSync(join(root, 'js'), join(out, 'js'), { recursive: true });
+  patchGlues(VARIANTS.filter((v) => v.threads).map((v) => join(out, 'dist', `wasm-gather-${v.name}.node.cjs`)), { web: false });
+  writeFileSync(join(out, 'dist', 'package.json'), '{ "type": "commonjs" }\n'); // the worker glue is CommonJS
+}
+
+/** Builds when needed; returns the path of the renumbered library's js/index.mjs. */
+export function renumberedBuild() {
+  const stampFile = join(out, '.build-stamp');
+  const s = stamp(inputs([relative(root, fileURLToPath(import.meta.url)), 'js']));
+  if (!upToDate(stampFile, s, [...LIBRARY.map(({ to }) => join(out, 'dist', to)), join(out, 'js', 'index.mjs')])) {
+    build();
+    writeFileSync(stampFile, s);
+  }
+  return join(out, 'js', 'index.mjs');
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) console.log(renumberedBuild());
