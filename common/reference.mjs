@@ -22,7 +22,7 @@ import { numel, ravel, unravel } from './shape.mjs';
 
 const MODES = new Set(['error', 'zero', 'clamp']);
 
-function checkTensor(t, name) {
+export function checkTensor(t, name) {
   if (!t || typeof t !== 'object' || !Array.isArray(t.shape) || t.data == null) {
     throw new TypeError(`${name} must be {data, shape}`);
   }
@@ -34,14 +34,14 @@ function checkTensor(t, name) {
   }
 }
 
-function getMode(opts) {
+export function getMode(opts) {
   const mode = opts.outOfRange ?? 'error';
   if (!MODES.has(mode)) throw new TypeError(`bad outOfRange ${mode}`);
   return mode;
 }
 
 // Index value as an exact BigInt.
-function rawIndex(indexData, i) {
+export function rawIndex(indexData, i) {
   const v = indexData[i];
   return typeof v === 'bigint' ? v : BigInt(v);
 }
@@ -53,7 +53,7 @@ function inRange(raw, s) {
 
 // Resolve an index into a dimension of size s. Returns the position 0..s-1, or -1 meaning
 // "this element / slice is zero". In 'error' mode an out-of-range index throws.
-function resolve(raw, s, mode) {
+export function resolve(raw, s, mode) {
   const S = BigInt(s);
   if (mode === 'clamp') {
     if (s === 0) return -1;
@@ -70,7 +70,7 @@ function resolve(raw, s, mode) {
   return Number(raw < 0n ? raw + S : raw);
 }
 
-function makeOutput(data, outShape, opts) {
+export function makeOutput(data, outShape, opts) {
   const n = numel(outShape);
   const out = opts.out;
   if (out == null) return new data.constructor(n);
@@ -106,7 +106,7 @@ function checkBatchDims(params, indices, b) {
 
 // 'error' mode checks every index before anything is written, also when the output is empty.
 // sizeAt(i) is the size of the dimension that index i points into.
-function checkEveryIndex(indexData, sizeAt, mode) {
+export function checkEveryIndex(indexData, sizeAt, mode) {
   if (mode !== 'error') return;
   for (let i = 0; i < indexData.length; i++) resolve(rawIndex(indexData, i), sizeAt(i), mode);
 }
