@@ -1,11 +1,13 @@
-// A one-node ONNX model (ModelProto bytes) for Gather, GatherElements or GatherND, written with a
+// A one-node ONNX model (ModelProto bytes) for Gather, GatherElements or GatherND, or for
+// com.microsoft.GatherBlockQuantized (gatherBlockQuantizedModel), written with a
 // tiny protobuf encoder so no schema file is needed. Field numbers are those of onnx.proto.
 // A message is built as a list of byte chunks and concatenated once at the end, so a large
 // initializer is copied only once.
 
 const WIRE_VARINT = 0;
 const WIRE_BYTES = 2;
-const ELEM_TYPE = { float32: 1, int32: 6, int64: 7 }; // TensorProto.DataType FLOAT, INT32, INT64
+// TensorProto.DataType: FLOAT, UINT8, INT32, INT64, FLOAT16, BFLOAT16, UINT4, INT4.
+const ELEM_TYPE = { float32: 1, uint8: 2, int32: 6, int64: 7, float16: 10, bfloat16: 16, uint4: 21, int4: 22 };
 const ATTR_INT = 2; // AttributeProto.AttributeType INT
 
 // Base-128 varint; negatives are encoded as 64-bit two's complement, as protobuf int64 is.
@@ -29,17 +31,18 @@ const str = (field, s) => bytes(field, [new TextEncoder().encode(s)]);
 
 // ValueInfoProto: name = 1, type = 2. TypeProto: tensor_type = 1. TypeProto.Tensor:
 // elem_type = 1, shape = 2. TensorShapeProto: dim = 1. Dimension: dim_value = 1.
+// Without a shape the rank is left unknown: any shape may be fed.
 function valueInfo(name, dtype, shape) {
-  const dims = shape.flatMap((d) => bytes(1, int(1, d)));
-  const tensorType = [...int(1, ELEM_TYPE[dtype]), ...bytes(2, dims)];
+  const dims = shape?.flatMap((d) => bytes(1, int(1, d)));
+  const tensorType = [...int(1, ELEM_TYPE[dtype]), ...(dims ? bytes(2, dims) : [])];
   return [...str(1, name), ...bytes(2, bytes(1, tensorType))];
 }
 
 // TensorProto: dims = 1 (repeated int64), data_type = 2, name = 8, raw_data = 9 (little-endian,
-// which every TypedArray is on the platforms Node runs on).
-function tensor(name, array, shape) {
+// which every TypedArray is on the platforms Node runs on; int4/uint4 two per byte, low nibble first).
+function tensor(name, array, shape, dtype = 'float32') {
   const raw = new Uint8Array(array.buffer, array.byteOffset, array.byteLength);
-  return [...shape.flatMap((d) => int(1, d)), ...int(2, ELEM_TYPE.float32), ...str(8, name), ...bytes(9, [raw])];
+  return [...shape.flatMap((d) => int(1, d)), ...int(2, ELEM_TYPE[dtype]), ...str(8, name), ...bytes(9, [raw])];
 }
 
 // AttributeProto: name = 1, i = 3, type = 20.
@@ -68,10 +71,15 @@ export function gatherModel({ opType, attrs = {}, dataShape, indicesShape, indic
     ...inputs.flatMap((i) => bytes(11, valueInfo(...i))),
     ...bytes(12, valueInfo('out', 'float32', outShape)),
   ];
-  // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8.
-  // OperatorSetIdProto: version = 2 (domain = 1 left empty: the default ai.onnx domain).
   // IR 8 with opset 13: Gather-13, GatherElements-13, GatherND-13 (batch_dims since 12).
-  const model = [...int(1, 8), ...str(2, 'wasm-gather bench'), ...bytes(7, graph), ...bytes(8, int(2, 13))];
+  return modelBytes(8, graph, [['', 13]]);
+}
+
+// ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8.
+// OperatorSetIdProto: domain = 1 (empty: the default ai.onnx domain), version = 2.
+function modelBytes(irVersion, graph, opsets) {
+  const imports = opsets.flatMap(([domain, v]) => bytes(8, [...(domain ? str(1, domain) : []), ...int(2, v)]));
+  const model = [...int(1, irVersion), ...str(2, 'wasm-gather bench'), ...bytes(7, graph), ...imports];
   const out = new Uint8Array(bytesOf(model));
   let at = 0;
   for (const c of model) {
@@ -79,4 +87,36 @@ export function gatherModel({ opType, attrs = {}, dataShape, indicesShape, indic
     at += c.length;
   }
   return out;
+}
+
+/**
+ * Model bytes for `out = com.microsoft.GatherBlockQuantized(data, indices, scales[, zero_points])`
+ * with data, scales and zero points as initializers; the only graph input is `indices`, of any
+ * shape (so one session serves every index tensor).
+ * spec: { dataType: 'uint8' | 'uint4' | 'int4', data: Uint8Array (packed bytes), dataShape (as the
+ *   ONNX tensor has it: stored for uint8, logical for int4/uint4), scaleType: 'float32' |
+ *   'float16' | 'bfloat16', scales (Float32Array or Uint16Array of bits), scalesShape,
+ *   zeroPoints?: Uint8Array (packed, of dataType), zeroPointsShape?, indicesType: 'int32' |
+ *   'int64', attrs: { gather_axis, quantize_axis, block_size, bits } (those given are written) }.
+ * Schema: onnxruntime/core/graph/contrib_ops/contrib_defs.cc (GatherBlockQuantized, com.microsoft 1).
+ */
+export function gatherBlockQuantizedModel(spec) {
+  const { dataType, scaleType, indicesType, attrs = {}, zeroPoints } = spec;
+  const inputs = ['data', 'indices', 'scales', ...(zeroPoints ? ['zero_points'] : [])];
+  // NodeProto: input = 1, output = 2, op_type = 4, attribute = 5, domain = 7.
+  const node = [
+    ...inputs.flatMap((n) => str(1, n)), ...str(2, 'out'), ...str(4, 'GatherBlockQuantized'),
+    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, intAttr(k, v))), ...str(7, 'com.microsoft'),
+  ];
+  const graph = [
+    ...bytes(1, node),
+    ...str(2, 'gather_block_quantized'),
+    ...bytes(5, tensor('data', spec.data, spec.dataShape, dataType)),
+    ...bytes(5, tensor('scales', spec.scales, spec.scalesShape, scaleType)),
+    ...(zeroPoints ? bytes(5, tensor('zero_points', zeroPoints, spec.zeroPointsShape, dataType)) : []),
+    ...bytes(11, valueInfo('indices', indicesType)),
+    ...bytes(12, valueInfo('out', scaleType)),
+  ];
+  // IR 10 (int4/uint4 tensors), ai.onnx 21 and com.microsoft 1.
+  return modelBytes(10, graph, [['', 21], ['com.microsoft', 1]]);
 }
