@@ -38,7 +38,7 @@
 // onnxruntime_float16.h, Float16Impl::ToUint16Impl). bfloat16 (which onnxruntime's kernel does not
 // implement) is defined the same way: float32 product, rounded to nearest even, NaN -> 0x7fc0.
 import { numel, ravel, unravel } from './shape.mjs';
-import { checkEveryIndex, getMode, makeOutput, rawIndex, resolve } from './reference.mjs';
+import { checkEveryIndex, checkShape, getMode, makeOutput, rawIndex, resolve } from './reference.mjs';
 
 const QUANT_TYPES = new Set(['uint8', 'uint4', 'int4']);
 
@@ -107,15 +107,6 @@ function scaleKind(scales, opts) {
   if (t === undefined || t === 'float16') return { toF32: f16ToF32, fromF32: f32ToF16 };
   if (t === 'bfloat16') return { toF32: bf16ToF32, fromF32: f32ToBf16 };
   throw new TypeError(`bad scaleType ${t}: 'float16' or 'bfloat16' for a Uint16Array`);
-}
-
-function checkShape(t, name) {
-  if (!t || typeof t !== 'object' || !Array.isArray(t.shape) || t.data == null) {
-    throw new TypeError(`${name} must be {data, shape}`);
-  }
-  for (const d of t.shape) {
-    if (!Number.isInteger(d) || d < 0) throw new RangeError(`${name}.shape has a bad dim ${d}`);
-  }
 }
 
 function checkLength(t, name, n) {

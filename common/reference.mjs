@@ -22,13 +22,18 @@ import { numel, ravel, unravel } from './shape.mjs';
 
 const MODES = new Set(['error', 'zero', 'clamp']);
 
-export function checkTensor(t, name) {
+/** `t` is {data, shape} with whole, non-negative dims; its length is not checked. */
+export function checkShape(t, name) {
   if (!t || typeof t !== 'object' || !Array.isArray(t.shape) || t.data == null) {
     throw new TypeError(`${name} must be {data, shape}`);
   }
   for (const d of t.shape) {
     if (!Number.isInteger(d) || d < 0) throw new RangeError(`${name}.shape has a bad dim ${d}`);
   }
+}
+
+export function checkTensor(t, name) {
+  checkShape(t, name);
   if (t.data.length !== numel(t.shape)) {
     throw new RangeError(`${name}.data has ${t.data.length} elements, shape [${t.shape}] needs ${numel(t.shape)}`);
   }
