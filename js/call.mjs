@@ -24,7 +24,7 @@ export function prepareCalls(s) {
   for (const [name, offset] of Object.entries(abi.call)) s.fields[name] = (s.call + offset) >>> 2;
   s.codes = { ok: abi.value('WG_OK'), index: {}, mode: {} };
   for (const kind of ['I32', 'U32', 'I64', 'U64']) s.codes.index[kind] = abi.value(`WG_INDEX_${kind}`);
-  for (const mode of ['ERROR', 'ZERO', 'CLAMP']) s.codes.mode[mode] = abi.value(`WG_OOB_${mode}`);
+  for (const mode of ['error', 'zero', 'clamp']) s.codes.mode[mode] = abi.value(`WG_OOB_${mode.toUpperCase()}`);
 }
 
 // A Uint32Array of the current wasm memory (which may have grown since the last call).
@@ -69,7 +69,8 @@ export function callOp(s, spec, data, index) {
   let status = m._wg_call_shape(s.call);
   if (status !== codes.ok) throw fail(status);
   w = words(s);
-  const outShape = Array.from(w.subarray(F.out_shape, F.out_shape + w[F.out_rank]));
+  const outShape = new Array(w[F.out_rank]);
+  for (let i = 0; i < outShape.length; i++) outShape[i] = w[F.out_shape + i];
   const Type = d.Type;
   const outLength = outShape.reduce((a, b) => a * b, 1);
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;

@@ -152,7 +152,7 @@ export function integerArg(op, name, value, fallback) {
   return value;
 }
 
-/** Validates opts; returns { opts, mode } with mode naming the wg_oob_mode (WG_OOB_<MODE>). */
+/** Validates opts; returns { opts, mode } with mode 'error', 'zero' or 'clamp' (wg_oob_mode WG_OOB_<MODE>). */
 export function commonOptions(op, opts) {
   if (opts === undefined || opts === null) opts = {};
   if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
@@ -160,7 +160,7 @@ export function commonOptions(op, opts) {
   if (!OOB_MODES.includes(oob)) {
     throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);
   }
-  return { opts, mode: oob.toUpperCase() };
+  return { opts, mode: oob };
 }
 
 /**
