@@ -86,9 +86,9 @@ export function dataTensor(op, name, t, owner) {
 
 /**
  * An index tensor. Returns { shape, kind, bytes, values(buffer), write(buffer, ptr) } where kind
- * names the wg_index_type the C side reads (WG_INDEX_<kind>), bytes its size in wasm memory, values() the index values
- * (for error messages) and write() copies them to ptr (widening narrow integer arrays, converting
- * plain arrays). A resident tensor of `owner` gives ptr instead of write().
+ * names the wg_index_type the C side reads (WG_INDEX_<kind>), bytes its size in wasm memory,
+ * values() the index values (for error messages) and write() copies them to ptr (widening narrow
+ * integer arrays, converting plain arrays). A resident tensor of `owner` gives ptr instead of write().
  */
 export function indexTensor(op, name, t, owner) {
   if (t instanceof ResidentTensor) {
