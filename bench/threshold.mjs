@@ -4,6 +4,7 @@
 // Prints the median of many runs per size, all thread counts side by side.
 // Usage: node bench/threshold.mjs
 import { readAbi } from '../js/abi.mjs';
+import { prepareCalls, writeCall, writeTensors } from '../js/call.mjs';
 import { load } from '../js/loader.mjs';
 import { median } from '../common/timing.mjs';
 
@@ -33,24 +34,19 @@ for (const threads of THREADS) {
   m._wg_pool_set_parallel_threshold(pool, 0);
   const maxIdx = SIZES.at(-1) / 4;
   const params = m._malloc(PARAM_BYTES), indices = m._malloc(maxIdx * 4), out = m._malloc(SIZES.at(-1));
-  // One call record (src/wasm_exports.c) for take, filled as js/call.mjs fills it.
-  const abi = readAbi(m, memory);
-  const call = m._malloc(abi.call.size);
-  const set = (field, v) => { new Uint32Array(memory.buffer)[(call + abi.call[field]) >>> 2] = v; };
-  for (const [field, v] of [['op', abi.ops.take], ['args.data_rank', 2], ['args.index_rank', 1], ['args.axis', 0],
-    ['args.batch_dims', 0], ['args.elem_size', 4], ['args.index_type', abi.value('WG_INDEX_I32')],
-    ['args.mode', abi.value('WG_OOB_ERROR')], ['args.data', params], ['args.indices', indices], ['args.out', out]]) {
-    set(field, v);
-  }
+  // One call record (src/wasm_exports.c) for take, written by the binding's own code.
+  const s = { m, memory, abi: readAbi(m, memory) };
+  s.call = m._malloc(s.abi.call.size);
+  prepareCalls(s);
+  writeTensors(s, params, indices, out);
   for (const row of ROWS) {
     const rows = PARAM_BYTES / row;
     const idx = new Int32Array(memory.buffer, indices, maxIdx);
     for (let i = 0; i < maxIdx; i++) idx[i] = (i * 2654435761) % rows;
     for (const size of SIZES) {
       const n = size / row;
-      new Uint32Array(memory.buffer, call + abi.call.data_shape, 2).set([rows, row / 4]);
-      new Uint32Array(memory.buffer, call + abi.call.index_shape, 1).set([n]);
-      const run = () => m._wg_call_run(pool, call);
+      writeCall(s, { c: 'take', dataShape: [rows, row / 4], indexShape: [n], elemSize: 4, indexKind: 'I32', mode: 'error' });
+      const run = () => m._wg_call_run(pool, s.call);
       if (run() !== 0) throw new Error('take failed');
       ((results[row] ??= {})[size] ??= {})[threads] = timeIt(run);
     }

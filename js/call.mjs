@@ -33,6 +33,36 @@ function words(s) {
   return s.words;
 }
 
+/**
+ * Writes a call's op and arguments into the record (after prepareCalls): c the op's name in
+ * src/ops.def, the two shapes, axis and batchDims, the element size, the index kind ('I32',
+ * 'U32', 'I64', 'U64') and the out-of-range mode ('error', 'zero', 'clamp'). The tensors'
+ * addresses are written by writeTensors once they are in wasm memory.
+ */
+export function writeCall(s, { c, dataShape, indexShape, axis = 0, batchDims = 0, elemSize, indexKind, mode }) {
+  const { fields: F, codes } = s;
+  const w = words(s);
+  w[F.op] = s.abi.ops[c];
+  w[F['args.data_rank']] = dataShape.length;
+  w[F['args.index_rank']] = indexShape.length;
+  w[F['args.axis']] = axis;
+  w[F['args.batch_dims']] = batchDims;
+  w[F['args.elem_size']] = elemSize;
+  w[F['args.index_type']] = codes.index[indexKind];
+  w[F['args.mode']] = codes.mode[mode];
+  w.set(dataShape, F.data_shape);
+  w.set(indexShape, F.index_shape);
+}
+
+/** Writes the wasm addresses of a call's data, indices and output into the record. */
+export function writeTensors(s, data, indices, out) {
+  const { fields: F } = s;
+  const w = words(s);
+  w[F['args.data']] = data;
+  w[F['args.indices']] = indices;
+  w[F['args.out']] = out;
+}
+
 // The error record of a failed call, as Numbers.
 function errorInfo(s) {
   const i64 = (field) => Number(new BigInt64Array(s.memory.buffer, s.call + s.abi.call[field], 1)[0]);
@@ -52,23 +82,14 @@ export function callOp(s, spec, data, index) {
   const x = indexTensor(op, names.indices, index, s);
   const { opts, mode } = commonOptions(op, spec.opts);
   const { axis = 0, batchDims = 0 } = spec.attrs(opts);
+  writeCall(s, { c: spec.c, dataShape: d.shape, indexShape: x.shape, axis, batchDims,
+    elemSize: d.Type.BYTES_PER_ELEMENT, indexKind: x.kind, mode });
   const { m, fields: F, codes } = s;
-  let w = words(s);
-  w[F.op] = s.abi.ops[spec.c];
-  w[F['args.data_rank']] = d.shape.length;
-  w[F['args.index_rank']] = x.shape.length;
-  w[F['args.axis']] = axis;
-  w[F['args.batch_dims']] = batchDims;
-  w[F['args.elem_size']] = d.Type.BYTES_PER_ELEMENT;
-  w[F['args.index_type']] = codes.index[x.kind];
-  w[F['args.mode']] = codes.mode[mode];
-  w.set(d.shape, F.data_shape);
-  w.set(x.shape, F.index_shape);
   const fail = (status) => statusError(status, errorInfo(s), { op, abi: s.abi, names, dataShape: d.shape,
     indexShape: x.shape, indexData: x.values(s.memory.buffer) });
   let status = m._wg_call_shape(s.call);
   if (status !== codes.ok) throw fail(status);
-  w = words(s);
+  const w = words(s);
   const outShape = new Array(w[F.out_rank]);
   for (let i = 0; i < outShape.length; i++) outShape[i] = w[F.out_shape + i];
   const Type = d.Type;
@@ -103,10 +124,7 @@ export function callOp(s, spec, data, index) {
     const buffer = s.memory.buffer; // fresh: malloc may have grown memory
     if (dataPart) new Uint8Array(buffer, dataPtr, d.bytes).set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
     if (indexPart) x.write(buffer, indexPtr);
-    w = words(s);
-    w[F['args.data']] = dataPtr;
-    w[F['args.indices']] = indexPtr;
-    w[F['args.out']] = outPtr;
+    writeTensors(s, dataPtr, indexPtr, outPtr);
     status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw fail(status);
     result = deliver(s, target, Type, outPtr, outLength, outShape, opts);

@@ -6,7 +6,6 @@
 /* Bytes a tile moves: large enough to amortize handing it out, small enough to balance. */
 #define WG_TILE_BYTES (16 * 1024)
 
-
 /* The general path for blocks j .. seg->count of a segment: resolve WG_SEGMENT offsets at a time
  * (every out-of-range mode), then copy them. Returns 0 at a bad index in WG_OOB_ERROR mode. */
 static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, uint8_t* dst) {

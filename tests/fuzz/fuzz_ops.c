@@ -28,7 +28,7 @@ enum {
 };
 #define OP_NUMBER(name) OP_##name
 #define OP_OF(name) OP_NUMBER(name)
-enum { FUZZ_OP = OP_OF(WG_FUZZ_OP), OP_TAKE = OP_take, OP_GATHER_ND = OP_gather_nd, OP_GATHER = OP_gather };
+enum { FUZZ_OP = OP_OF(WG_FUZZ_OP) };
 
 /* Limits that keep one run fast; shapes beyond them are only checked by the *_shape functions. */
 #define MAX_DATA_BYTES (1u << 16)
@@ -259,7 +259,7 @@ static void describe(void) {
 
 /* The dim that index position p is checked against, and that dim's number in data. */
 static size_t indexed_dim(const call* c, size_t p) {
-  if (FUZZ_OP == OP_GATHER_ND) return c->bd + p % c->I[c->ir - 1];
+  if (FUZZ_OP == OP_gather_nd) return c->bd + p % c->I[c->ir - 1];
   return c->axis;
 }
 /* Its size (gather treats a rank-0 tensor as shape [1]). */
@@ -295,7 +295,7 @@ static wg_status reference(const call* c, const uint8_t* data, const void* idx, 
     }
     int ok = 1;
     size_t pos = 0;
-    if (FUZZ_OP == OP_TAKE) { /* out = P[:a] + I[b:] + P[a+1:] */
+    if (FUZZ_OP == OP_take) { /* out = P[:a] + I[b:] + P[a+1:] */
       size_t a = c->axis, b = c->bd, q = c->ir - b;
       for (size_t d = 0; d < b; ++d) ic[d] = oc[d];
       for (size_t d = 0; d < q; ++d) ic[b + d] = oc[a + d];
@@ -303,7 +303,7 @@ static wg_status reference(const call* c, const uint8_t* data, const void* idx, 
       for (size_t d = a + 1; d < c->pr; ++d) dc[d] = oc[q + d - 1];
       ok = resolve(idx, c->itype, ravel(ic, c->I, c->ir), c->P[a], c->mode, &pos);
       dc[a] = pos;
-    } else if (FUZZ_OP == OP_GATHER_ND) { /* out = I[:-1] + P[b+K:] */
+    } else if (FUZZ_OP == OP_gather_nd) { /* out = I[:-1] + P[b+K:] */
       size_t b = c->bd, K = c->I[c->ir - 1], lead = c->ir - 1;
       size_t tuple = ravel(oc, c->I, lead) * K;
       for (size_t d = 0; d < b; ++d) dc[d] = oc[d];
@@ -368,10 +368,10 @@ static wg_status run_op(wg_pool* pool, const call* c, const void* data, const vo
                         int32_t axis, int32_t bd, size_t elem, wg_index_type itype, int mode,
                         void* out, wg_error_info* err) {
   switch (FUZZ_OP) {
-    case OP_TAKE:
+    case OP_take:
       return wg_take(pool, data, c->P, c->pr, idx, itype, c->I, c->ir, axis, bd, elem,
                      (wg_oob_mode)mode, out, err);
-    case OP_GATHER_ND:
+    case OP_gather_nd:
       return wg_gather_nd(pool, data, c->P, c->pr, idx, itype, c->I, c->ir, bd, elem,
                           (wg_oob_mode)mode, out, err);
     default:
@@ -402,20 +402,20 @@ int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   uint8_t rb = byte(&r), ib = byte(&r);
   c.pr = rb >= 0xf8 ? WG_MAX_RANK + 1 : rb % 7;
   c.ir = ib >= 0xf8 ? WG_MAX_RANK + 1 : ib % 7;
-  if (FUZZ_OP == OP_GATHER && !(ib & 0x80)) c.ir = c.pr; /* mostly a valid pair of ranks */
+  if (FUZZ_OP == OP_gather && !(ib & 0x80)) c.ir = c.pr; /* mostly a valid pair of ranks */
   uint8_t ab = byte(&r), bb = byte(&r);
   int32_t axis = ab == 0x80 ? INT32_MIN : ab == 0x7f ? INT32_MAX : (int8_t)ab;
   int32_t bd = bb == 0x80 ? INT32_MIN : bb == 0x7f ? INT32_MAX : (int8_t)bb % 8;
   for (size_t d = 0; d < c.pr; ++d) c.P[d] = decode_dim(byte(&r));
   for (size_t d = 0; d < c.ir; ++d) c.I[d] = decode_dim(byte(&r));
-  if (FUZZ_OP != OP_TAKE && c.ir && c.pr && (ib & 0x40)) { /* mostly shapes that fit */
+  if (FUZZ_OP != OP_take && c.ir && c.pr && (ib & 0x40)) { /* mostly shapes that fit */
     for (size_t d = 0; d < c.ir && d < c.pr; ++d) {
-      if (FUZZ_OP == OP_GATHER && c.I[d] > c.P[d] && c.P[d]) c.I[d] = c.I[d] % c.P[d] + 1;
-      if (FUZZ_OP == OP_GATHER_ND && (int64_t)d < bd) c.I[d] = c.P[d];
+      if (FUZZ_OP == OP_gather && c.I[d] > c.P[d] && c.P[d]) c.I[d] = c.I[d] % c.P[d] + 1;
+      if (FUZZ_OP == OP_gather_nd && (int64_t)d < bd) c.I[d] = c.P[d];
     }
-    if (FUZZ_OP == OP_GATHER_ND) c.I[c.ir - 1] %= c.pr + 1;
+    if (FUZZ_OP == OP_gather_nd) c.I[c.ir - 1] %= c.pr + 1;
   }
-  if (FUZZ_OP == OP_TAKE && bd > 0 && (ib & 0x40)) {
+  if (FUZZ_OP == OP_take && bd > 0 && (ib & 0x40)) {
     for (int32_t d = 0; d < bd && (size_t)d < c.ir && (size_t)d < c.pr; ++d) c.I[d] = c.P[d];
   }
   unsigned hostile = byte(&r);
@@ -427,10 +427,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   wg_error_info err;
   wg_status st;
   int ok;
-  if (FUZZ_OP == OP_TAKE) {
+  if (FUZZ_OP == OP_take) {
     st = wg_take_shape(c.P, c.pr, c.I, c.ir, axis, bd, got_shape, &got_rank, &err);
     ok = ref_take_shape(c.P, c.pr, c.I, c.ir, axis, bd, c.O, &c.orank, &c.axis, &c.bd);
-  } else if (FUZZ_OP == OP_GATHER_ND) {
+  } else if (FUZZ_OP == OP_gather_nd) {
     st = wg_gather_nd_shape(c.P, c.pr, c.I, c.ir, bd, got_shape, &got_rank, &err);
     ok = ref_gather_nd_shape(c.P, c.pr, c.I, c.ir, bd, c.O, &c.orank);
     c.bd = (size_t)bd;
