@@ -28,7 +28,7 @@ enum {
 };
 #define OP_NUMBER(name) OP_##name
 #define OP_OF(name) OP_NUMBER(name)
-enum { FUZZ_OP = OP_OF(WG_FUZZ_OP) };
+#define FUZZ_OP OP_OF(WG_FUZZ_OP)
 
 /* Limits that keep one run fast; shapes beyond them are only checked by the *_shape functions. */
 #define MAX_DATA_BYTES (1u << 16)
