@@ -1,7 +1,11 @@
-// The benchmark (issue 3): every implementation on every workload of common/workloads.mjs, in one
-// run, each output checked equal to the reference before it is timed. Writes bench/results.json,
-// bench/RESULTS.md and bench/ratios.svg, nothing outside bench/.
+// The benchmark (issues 3, 11 and 12): every implementation on every workload of common/workloads.mjs
+// (W: take/gatherND/gather; Q: gatherBlockQuantized; T: W1-W5 through tf.gather/tf.gatherND with
+// tfjs's stock kernels and with wasm-gather/tfjs), in one run, each output checked equal to the
+// reference before it is timed. Writes bench/results.json, bench/RESULTS.md and bench/ratios.svg,
+// nothing outside bench/.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W and T likewise): one suite alone; the
+//                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (the report again from bench/results.json)
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -9,23 +13,30 @@ import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
-import { sameBytes } from '../common/bytes.mjs';
+import { bytesOf, sameBytes } from '../common/bytes.mjs';
 import { jsLoops } from '../common/js-loops.mjs';
 import { caller } from '../common/op-caller.mjs';
 import { refOps } from '../common/reference.mjs';
+import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
 import { memcopyBound } from './lib/memcopy-bound.mjs';
 import { measure, median } from '../common/timing.mjs';
 import { writeReport } from './lib/report.mjs';
-import { wasmGatherGroups } from './lib/wasm-gather-runners.mjs';
+import { tfjsAdapterGroups } from './peers/tfjs-adapter.mjs';
+import { wasmGatherGroups, wasmGatherQuantizedGroups } from './lib/wasm-gather-runners.mjs';
 import { buildNative } from './native/build.mjs';
-import { WORKLOADS, bytesMoved, fnv1a, makeTensors } from '../common/workloads.mjs';
+import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
 
 const exec = promisify(execFile);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
 const quick = process.argv.includes('--quick');
-const budget = quick ? { budgetMs: 40, minSamples: 3 } : { budgetMs: 250, minSamples: 5 };
+const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
+const SUITES = ['W', 'Q', 'T'];
+const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
+const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
+if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
+const runs = (suite) => !only || only === suite;
 
 // ---- the in-process implementations, as groups that share a set-up (one wasm-gather init) ----
 async function peerGroups() {
@@ -40,6 +51,27 @@ async function peerGroups() {
   }
   return groups;
 }
+
+async function quantizedPeerGroups(workloads) {
+  try {
+    const { quantizedPeers } = await import('./peers/ort.mjs');
+    const runners = (await quantizedPeers(workloads)).map((r) => ({ family: 'peer', ...r }));
+    return [{ name: 'onnxruntime-web (Q)', begin() {}, end() {}, runners }];
+  } catch (e) {
+    log(`./peers/ort.mjs: could not load: ${e.message}`);
+    return [];
+  }
+}
+
+const quantizedBaselineGroup = {
+  name: 'baselines (Q)', begin() {}, end() {},
+  runners: [
+    { impl: 'memory.copy of the output bytes (wasm)', family: 'bound', mode: 'resident',
+      setup: (w) => { const copy = memcopyBound(w.outBytes); return { run: copy, unchecked: true, dispose() {} }; } },
+    { impl: 'plain JS dequantizing loop', family: 'js', mode: 'resident',
+      setup: (w, t) => { const o = quantOpts(w, t); return { run: () => jsLoops.gatherBlockQuantized(t.data, t.indices, t.scales, o), dispose() {} }; } },
+  ],
+};
 
 const baselineGroup = {
   name: 'baselines', begin() {}, end() {},
@@ -56,20 +88,24 @@ async function runGroup(group, cases, results) {
   try {
     for (const r of group.runners) {
       for (const c of cases) {
-        const row = { impl: r.impl, family: r.family, mode: r.mode, variant: r.variant, threads: r.threads, peer: r.peer, workload: c.w.id };
+        if (r.applies && !r.applies(c.w, c.t)) continue;
+        const row = { suite: c.suite, impl: r.impl, family: r.family, mode: r.mode, variant: r.variant, threads: r.threads, peer: r.peer, backend: r.backend, workload: c.w.id };
         let inst;
         try {
           inst = await r.setup(c.w, c.t);
           if (inst.note) row.note = inst.note;
+          const inUseBefore = inst.heap?.().heapInUse;
           let out = await inst.run();
           if (inst.check) out = inst.check();
-          if (!inst.unchecked && !sameBytes(out, c.expected)) throw new Error('output differs from the reference');
+          if (!inst.unchecked && !(c.same ?? sameBytes)(out, c.expected)) throw new Error('output differs from the reference');
           if (inst.heap) {
             const h = inst.heap();
             row.peakCallBytes = h.lastCallBytes;
             row.memoryBytes = h.memoryBytes;
           }
+          if (inst.residentBytes !== undefined) row.residentBytes = inst.residentBytes;
           Object.assign(row, await measure(inst.run, budget));
+          if (inst.heap) row.heapGrowth = inst.heap().heapInUse - inUseBefore; // over every call of the measurement
           row.gbps = c.bytes / row.medianMs / 1e6;
           log(`${r.impl.padEnd(52)} ${c.w.id.padEnd(4)} ${row.medianMs.toFixed(4).padStart(10)} ms`);
         } catch (e) {
@@ -141,24 +177,70 @@ if (process.env.MALLOC_MMAP_THRESHOLD_ !== MALLOC_ENV.MALLOC_MMAP_THRESHOLD_) {
   process.exit(r.status ?? 1);
 }
 const t0 = performance.now();
-log('generating workloads and reference outputs');
-const cases = WORKLOADS.map((w) => {
+const date = new Date().toISOString();
+const results = [];
+let workloads, qWorkloads, tWorkloads, init;
+let wCases; // W1-W5 with their reference outputs, made once for the W and T suites
+const makeWCases = () => wCases ??= (log('generating workloads and reference outputs'), WORKLOADS.map((w) => {
   const t = makeTensors(w);
   const expected = caller(refOps, w)(t.data, t.indices).data;
-  return { w: { ...w, outBytes: expected.byteLength }, t, expected, expectedHash: fnv1a(expected), bytes: bytesMoved(w, t) };
-});
+  return { suite: 'W', w: { ...w, outBytes: expected.byteLength }, t, expected, expectedHash: fnv1a(expected), bytes: bytesMoved(w, t) };
+}));
+const workloadRows = (cases) => cases.map((c) => ({ id: c.w.id, title: c.w.title, outBytes: c.w.outBytes, indexBytes: c.t.indices.data.byteLength, dataBytes: c.t.data.data.byteLength, bytesMoved: c.bytes }));
 
-const results = [];
-const groups = [baselineGroup, ...wasmGatherGroups(cores), ...await peerGroups()];
-for (const g of groups) await runGroup(g, cases, results);
-results.push(...await nativeResults(cases));
+if (runs('W')) {
+  const cases = makeWCases();
+  const groups = [baselineGroup, ...wasmGatherGroups(cores), ...await peerGroups()];
+  for (const g of groups) await runGroup(g, cases, results);
+  results.push(...await nativeResults(cases));
+  workloads = workloadRows(cases);
+  init = await initTimes();
+}
+
+if (runs('Q')) {
+  // The reference is per output element: it computes the gathered rows only, never the table.
+  log('generating the quantized tables (Q) and reference outputs');
+  const qCases = Q_WORKLOADS.map((w) => {
+    const t = makeQuantTensors(w);
+    const expected = refGatherBlockQuantized(t.data, t.indices, t.scales, quantOpts(w, t)).data;
+    const same = (out) => out.length === expected.length && sameBytes(bytesOf(out), bytesOf(expected));
+    const tableBytes = t.data.data.byteLength + t.scales.data.byteLength + (t.zeroPoints?.data.byteLength ?? 0);
+    return {
+      suite: 'Q', w: { ...w, outBytes: expected.byteLength }, t, expected, same, expectedHash: fnv1a(expected), tableBytes,
+      bytes: expected.byteLength + t.indices.data.byteLength,
+    };
+  });
+  const groups = [quantizedBaselineGroup, ...wasmGatherQuantizedGroups(cores), ...await quantizedPeerGroups(Q_WORKLOADS)];
+  for (const g of groups) await runGroup(g, qCases, results);
+  qWorkloads = qCases.map((c) => ({ id: c.w.id, title: c.w.title, outBytes: c.w.outBytes, indexBytes: c.t.indices.data.byteLength,
+    tableBytes: c.tableBytes, bytesMoved: c.bytes, outputHash: c.expectedHash }));
+}
+
+if (runs('T')) {
+  // tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs (issue 12), on the W workloads.
+  const cases = makeWCases().map((c) => ({ ...c, suite: 'T' }));
+  for (const g of await tfjsAdapterGroups()) await runGroup(g, cases, results);
+  tWorkloads = workloadRows(cases);
+}
+
+// With --only, the other suite's rows come from the last results.json, with the date of their run.
+let previous;
+if (only) {
+  try { previous = JSON.parse(readFileSync(here('./results.json'), 'utf8')); } catch { previous = undefined; }
+}
+const prevDate = (suite) => previous?.suiteDates?.[suite] ?? previous?.date;
+const kept = (suite) => (previous?.results ?? []).filter((r) => (r.suite ?? 'W') === suite).map((r) => ({ ...r, suite }));
+for (const suite of SUITES) if (!runs(suite)) results.push(...kept(suite));
 const report = {
-  date: new Date().toISOString(),
+  date,
+  suiteDates: Object.fromEntries(SUITES.map((s) => [s, runs(s) ? date : prevDate(s)]).filter(([, d]) => d)),
   machine: { cpu: os.cpus()[0]?.model, cores, node: process.version, platform: `${process.platform} ${process.arch}` },
   quick,
-  workloads: cases.map((c) => ({ id: c.w.id, title: c.w.title, outBytes: c.w.outBytes, indexBytes: c.t.indices.data.byteLength, dataBytes: c.t.data.data.byteLength, bytesMoved: c.bytes })),
+  workloads: workloads ?? previous?.workloads ?? [],
+  qWorkloads: qWorkloads ?? previous?.qWorkloads ?? [],
+  tWorkloads: tWorkloads ?? previous?.tWorkloads ?? [],
   results,
-  init: await initTimes(),
+  init: init ?? previous?.init ?? [],
   sizes: sizes(),
 };
 report.seconds = (performance.now() - t0) / 1000;

@@ -38,7 +38,7 @@
 // onnxruntime_float16.h, Float16Impl::ToUint16Impl). bfloat16 (which onnxruntime's kernel does not
 // implement) is defined the same way: float32 product, rounded to nearest even, NaN -> 0x7fc0.
 import { numel, ravel, unravel } from './shape.mjs';
-import { checkEveryIndex, checkShape, getMode, makeOutput, rawIndex, resolve } from './reference.mjs';
+import { checkEveryIndex, checkShape, getMode, getNegative, makeOutput, rawIndex, resolve } from './reference.mjs';
 
 const QUANT_TYPES = new Set(['uint8', 'uint4', 'int4']);
 
@@ -50,7 +50,11 @@ export function f16ToF32(h) {
   const sign = h & 0x8000 ? -1 : 1;
   const exp = (h >> 10) & 0x1f;
   const mant = h & 0x3ff;
-  if (exp === 0x1f) return mant ? NaN : sign * Infinity;
+  if (exp === 0x1f && mant) { // a NaN keeps its sign and payload (as float32 bits; a JS NaN has no sign)
+    u32[0] = ((h & 0x8000) << 16) | 0x7f800000 | (mant << 13);
+    return f32[0];
+  }
+  if (exp === 0x1f) return sign * Infinity;
   if (exp === 0) return sign * mant * 2 ** -24;
   return sign * (1024 + mant) * 2 ** (exp - 25);
 }
@@ -197,18 +201,19 @@ export function refGatherBlockQuantized(data, indices, scales, opts = {}) {
   checkShape(indices, 'indices');
   checkLength(indices, 'indices', numel(indices.shape));
   const mode = getMode(opts);
+  const negative = getNegative(opts);
   const { shape, gatherAxis: g, quantizeAxis: qa, kind } = p;
   const s = shape[g];
   const q = indices.shape.length;
   const outShape = shape.slice(0, g).concat(indices.shape, shape.slice(g + 1));
 
-  checkEveryIndex(indices.data, () => s, mode);
+  checkEveryIndex(indices.data, () => s, mode, negative);
 
   const out = makeOutput(scales.data, outShape, opts);
   const zero = kind.fromF32(0);
   for (let o = 0; o < out.length; o++) {
     const c = unravel(o, outShape);
-    const k = resolve(rawIndex(indices.data, ravel(c.slice(g, g + q), indices.shape)), s, mode);
+    const k = resolve(rawIndex(indices.data, ravel(c.slice(g, g + q), indices.shape)), s, mode, negative);
     if (k < 0) {
       out[o] = zero;
       continue;

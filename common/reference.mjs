@@ -17,6 +17,8 @@
 // opts.outOfRange: 'error' (default, throws RangeError if ANY index in the index tensor is out
 // of range, even when the output is empty), 'zero' (that element / slice is 0), 'clamp' (wrap
 // once if negative, then clamp to [0, s-1]; if s == 0 the element / slice is 0).
+// opts.negativeIndices: 'wrap' (default, as above) or 'error': a negative index is out of range
+// (valid is 0 <= i < s), so opts.outOfRange decides: it throws, is 0, or clamps to 0.
 // opts.out: optional TypedArray or {data, shape} to write into; it is returned as result.data.
 import { numel, ravel, unravel } from './shape.mjs';
 
@@ -45,30 +47,38 @@ export function getMode(opts) {
   return mode;
 }
 
+/** opts.negativeIndices: 'wrap' (default) or 'error'. */
+export function getNegative(opts) {
+  const negative = opts.negativeIndices ?? 'wrap';
+  if (negative !== 'wrap' && negative !== 'error') throw new TypeError(`bad negativeIndices ${negative}`);
+  return negative;
+}
+
 // Index value as an exact BigInt.
 export function rawIndex(indexData, i) {
   const v = indexData[i];
   return typeof v === 'bigint' ? v : BigInt(v);
 }
 
-function inRange(raw, s) {
+function inRange(raw, s, negative) {
   const S = BigInt(s);
-  return raw >= -S && raw < S;
+  return raw >= (negative === 'error' ? 0n : -S) && raw < S;
 }
 
 // Resolve an index into a dimension of size s. Returns the position 0..s-1, or -1 meaning
-// "this element / slice is zero". In 'error' mode an out-of-range index throws.
-export function resolve(raw, s, mode) {
+// "this element / slice is zero". In 'error' mode an out-of-range index throws. negative:
+// 'wrap' (default) or 'error' (a negative index is out of range; clamped, it goes to 0).
+export function resolve(raw, s, mode, negative = 'wrap') {
   const S = BigInt(s);
   if (mode === 'clamp') {
     if (s === 0) return -1;
     let i = raw;
-    if (i < 0n) i += S;
+    if (i < 0n && negative === 'wrap') i += S;
     if (i < 0n) i = 0n;
     if (i > S - 1n) i = S - 1n;
     return Number(i);
   }
-  if (!inRange(raw, s)) {
+  if (!inRange(raw, s, negative)) {
     if (mode === 'zero') return -1;
     throw new RangeError(`index ${raw} is out of range for a dimension of size ${s}`);
   }
@@ -98,8 +108,9 @@ function checkParamsAndIndices(params, indices, opts) {
   checkTensor(params, 'params');
   checkTensor(indices, 'indices');
   const mode = getMode(opts);
+  const negative = getNegative(opts);
   if (params.shape.length < 1) throw new RangeError('params rank must be >= 1');
-  return { mode, P: params.shape.length, Q: indices.shape.length };
+  return { mode, negative, P: params.shape.length, Q: indices.shape.length };
 }
 
 // The first b dims of params and indices are batch dims: they must be equal.
@@ -111,9 +122,9 @@ function checkBatchDims(params, indices, b) {
 
 // 'error' mode checks every index before anything is written, also when the output is empty.
 // sizeAt(i) is the size of the dimension that index i points into.
-export function checkEveryIndex(indexData, sizeAt, mode) {
+export function checkEveryIndex(indexData, sizeAt, mode, negative = 'wrap') {
   if (mode !== 'error') return;
-  for (let i = 0; i < indexData.length; i++) resolve(rawIndex(indexData, i), sizeAt(i), mode);
+  for (let i = 0; i < indexData.length; i++) resolve(rawIndex(indexData, i), sizeAt(i), mode, negative);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -122,6 +133,7 @@ export function refGather(input, dim, index, opts = {}) {
   checkTensor(input, 'input');
   checkTensor(index, 'index');
   const mode = getMode(opts);
+  const negative = getNegative(opts);
   const r = input.shape.length;
   if (index.shape.length !== r) throw new RangeError('input and index must have the same rank');
   const dimsForAxis = Math.max(r, 1); // rank 0 behaves like a single dim of size 1
@@ -138,12 +150,12 @@ export function refGather(input, dim, index, opts = {}) {
   const outShape = index.shape.slice();
   const n = numel(outShape);
 
-  checkEveryIndex(index.data, () => s, mode);
+  checkEveryIndex(index.data, () => s, mode, negative);
 
   const out = makeOutput(input.data, outShape, opts);
   const zero = zeroOf(input.data);
   for (let o = 0; o < n; o++) {
-    const k = resolve(rawIndex(index.data, o), s, mode);
+    const k = resolve(rawIndex(index.data, o), s, mode, negative);
     if (k < 0) {
       out[o] = zero;
       continue;
@@ -164,7 +176,7 @@ export function refGather(input, dim, index, opts = {}) {
 //   out[b..., i..., r...] = params[b..., indices[b..., i..., :], r...]
 //   output shape = indices.shape[:-1] + params.shape[b+K:]
 export function refGatherND(params, indices, opts = {}) {
-  const { mode, P, Q } = checkParamsAndIndices(params, indices, opts);
+  const { mode, negative, P, Q } = checkParamsAndIndices(params, indices, opts);
   if (Q < 1) throw new RangeError('indices rank must be >= 1');
   const b = opts.batchDims ?? 0;
   if (!Number.isInteger(b) || b < 0 || b > Q - 1 || b >= P) throw new RangeError(`bad batchDims ${b}`);
@@ -177,7 +189,7 @@ export function refGatherND(params, indices, opts = {}) {
   const nTuples = numel(tupleShape);
   const sliceSize = numel(sliceShape);
 
-  checkEveryIndex(indices.data, (i) => params.shape[b + (i % K)], mode);
+  checkEveryIndex(indices.data, (i) => params.shape[b + (i % K)], mode, negative);
 
   const out = makeOutput(params.data, outShape, opts);
   const zero = zeroOf(params.data);
@@ -186,7 +198,7 @@ export function refGatherND(params, indices, opts = {}) {
     const pc = tc.slice(0, b); // batch coordinates
     let zeroSlice = false;
     for (let j = 0; j < K; j++) {
-      const k = resolve(rawIndex(indices.data, t * K + j), params.shape[b + j], mode);
+      const k = resolve(rawIndex(indices.data, t * K + j), params.shape[b + j], mode, negative);
       if (k < 0) zeroSlice = true;
       pc.push(k);
     }
@@ -208,7 +220,7 @@ export function refGatherND(params, indices, opts = {}) {
 //   out[b..., o..., i..., r...] = params[b..., o..., indices[b..., i...], r...]
 //   output shape = params.shape[:axis] + indices.shape[batch_dims:] + params.shape[axis+1:]
 export function refTake(params, indices, opts = {}) {
-  const { mode, P, Q } = checkParamsAndIndices(params, indices, opts);
+  const { mode, negative, P, Q } = checkParamsAndIndices(params, indices, opts);
   let axis = opts.axis ?? 0;
   let b = opts.batchDims ?? 0;
   if (!Number.isInteger(axis) || axis < -P || axis >= P) throw new RangeError(`bad axis ${axis}`);
@@ -222,7 +234,7 @@ export function refTake(params, indices, opts = {}) {
   const outShape = params.shape.slice(0, axis).concat(idxTail, params.shape.slice(axis + 1));
   const n = numel(outShape);
 
-  checkEveryIndex(indices.data, () => s, mode);
+  checkEveryIndex(indices.data, () => s, mode, negative);
 
   const out = makeOutput(params.data, outShape, opts);
   const zero = zeroOf(params.data);
@@ -232,7 +244,7 @@ export function refTake(params, indices, opts = {}) {
     const ii = c.slice(axis, axis + idxTail.length);
     const inner = c.slice(axis + idxTail.length);
     const idxCoords = outer.slice(0, b).concat(ii);
-    const k = resolve(rawIndex(indices.data, ravel(idxCoords, indices.shape)), s, mode);
+    const k = resolve(rawIndex(indices.data, ravel(idxCoords, indices.shape)), s, mode, negative);
     if (k < 0) {
       out[o] = zero;
       continue;

@@ -12,13 +12,17 @@ const median = (xs) => {
  * Times run() for about budgetMs (at least minSamples samples, at most maxSamples), with enough
  * calls per sample to last minSampleMs: raise it where the clock is coarse (a page that is not
  * cross-origin isolated rounds performance.now() to 0.1 ms).
+ * warmUpMs: calls before any sample is taken, for at least this long (a fresh wasm instance's code
+ * and the JS around it tier up over the first tens of milliseconds of calls: without it, calls of
+ * a few µs measured up to 4x slow).
  * Returns { medianMs, minMs, samples, callsPerSample } per call.
  */
-export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples = 500, minSampleMs = 0.2 } = {}) {
+export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples = 500, minSampleMs = 0.2, warmUpMs = 0 } = {}) {
   const isAsync = typeof run()?.then === 'function';
   const once = isAsync ? async (k) => { for (let i = 0; i < k; i++) await run(); } : (k) => { for (let i = 0; i < k; i++) run(); };
   // Warm up, and find how many calls make a sample of at least minSampleMs.
   let k = 1;
+  const warmStart = performance.now();
   for (;;) {
     const t0 = performance.now();
     await once(k);
@@ -26,6 +30,7 @@ export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples 
     if (dt >= minSampleMs || k >= 1 << 16) break;
     k *= 4;
   }
+  while (performance.now() - warmStart < warmUpMs) await once(k);
   const samples = [];
   const start = performance.now();
   while (samples.length < maxSamples && (samples.length < minSamples || performance.now() - start < budgetMs)) {

@@ -1,16 +1,20 @@
 // The numbers the binding shares with C, read from the module once at init (src/wasm_exports.c
-// lists them by name): statuses, argument and index-type codes, out-of-range modes, op numbers,
+// lists them by name): statuses, argument and index-type codes, out-of-range modes, negative-index policies, op numbers,
 // the layout of the call record, WG_MAX_RANK. None of them is written in JS, so a change in C
 // cannot silently disagree with JS; a name JS needs that the module lacks fails init.
 
 const NEEDED = [
   'WG_MAX_RANK', 'sizeof(size_t)', 'sizeof(wg_call)', 'WG_OK',
   'WG_INDEX_I32', 'WG_INDEX_U32', 'WG_INDEX_I64', 'WG_INDEX_U64',
-  'WG_OOB_ERROR', 'WG_OOB_ZERO', 'WG_OOB_CLAMP', 'WG_ARG_OUT',
+  'WG_OOB_ERROR', 'WG_OOB_ZERO', 'WG_OOB_CLAMP', 'WG_NEGATIVE_WRAP', 'WG_NEGATIVE_ERROR', 'WG_ARG_OUT', 'WG_ARG_QUANTIZE_AXIS',
+  'WG_QUANT_UINT8', 'WG_QUANT_UINT4', 'WG_QUANT_INT4', 'WG_SCALE_F32', 'WG_SCALE_F16', 'WG_SCALE_BF16',
   ...['op', 'args.data_rank', 'args.index_rank', 'args.axis', 'args.batch_dims', 'args.elem_size',
-    'args.data', 'args.indices', 'args.index_type', 'args.mode', 'args.out', 'data_shape',
+    'args.data', 'args.indices', 'args.index_type', 'args.mode', 'args.negative_indices', 'args.out', 'data_shape',
     'index_shape', 'out_shape', 'out_rank', 'err.arg', 'err.dim', 'err.value', 'err.limit',
-    'err.position'].map((f) => `wg_call.${f}`),
+    'err.position', 'args.quant.quant_type', 'args.quant.scale_type', 'args.quant.bits',
+    'args.quant.block_size', 'args.quant.quantize_axis', 'args.quant.has_zero_points',
+    'args.quant.scale_rank', 'args.quant.zp_rank', 'args.scales', 'args.zero_points', 'scale_shape',
+    'zp_shape'].map((f) => `wg_call.${f}`),
 ];
 
 function cString(bytes, ptr) {

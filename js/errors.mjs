@@ -12,7 +12,9 @@ export function coordinates(position, shape) {
   return `[${idx.join(', ')}]`;
 }
 
-const tooLarge = ({ op }) => `${op}: the output is larger than wasm memory can hold`;
+const tooLarge = (e, { op, names: N, abi }) => (e.arg === abi.value('WG_ARG_DATA')
+  ? `${op}: ${N.data} has more elements than wasm memory can address (its logical shape: the stored shape with the last dimension times 8 / bits)`
+  : `${op}: the output is larger than wasm memory can hold`);
 
 // name -> (err, ctx) => message. err: { arg, dim, value, limit, position } as Numbers.
 const MESSAGES = {
@@ -24,8 +26,10 @@ const MESSAGES = {
     `${op}: ${N.indices} must have rank at least 1 (its last dimension holds the index tuples), got rank ${e.value}`,
   WG_ERR_RANK_MISMATCH: (e, { op, names: N }) => `${op}: ${N.indices} must have the same rank as ${N.data} ` +
     `(${N.indices} has rank ${e.value}, ${N.data} has rank ${e.limit})`,
-  WG_ERR_AXIS: (e, { op, names: N, dataShape }) => `${op}: ${N.axis} ${e.value} is out of range for ${N.data} of rank ` +
-    `${dataShape.length} (expected ${-e.limit} <= ${N.axis} < ${e.limit})`,
+  WG_ERR_AXIS: (e, { op, names: N, abi }) => {
+    const axis = e.arg === abi.value('WG_ARG_QUANTIZE_AXIS') ? 'opts.quantizeAxis' : N.axis;
+    return `${op}: ${axis} ${e.value} is out of range for ${N.data} of rank ${e.limit} (expected ${-e.limit} <= ${axis} < ${e.limit})`;
+  },
   WG_ERR_BATCH_DIMS_RANGE: (e, { op, names: N }) => `${op}: batchDims ${e.value} is out of range for ${N.indices} of rank ` +
     `${e.limit} (expected ${-e.limit} <= batchDims <= ${e.limit})`,
   WG_ERR_BATCH_DIMS_AFTER_AXIS: (e, { op }) => `${op}: batchDims (${e.value}) must be <= axis (${e.limit})`,
@@ -37,19 +41,47 @@ const MESSAGES = {
     `${N.data}.shape[${e.dim}] (${e.limit}) in every dimension except ${N.axis}`,
   WG_ERR_INDEX_DEPTH: (e, { op, names: N }) => `${op}: ${N.indices}.shape[-1] (${e.value}), the length of each index tuple, ` +
     `must be <= ${N.data} rank - batchDims (${e.limit})`,
-  WG_ERR_INDEX_OUT_OF_RANGE: (e, { op, names: N, indexShape, indexData }) => `${op}: ${N.indices}` +
-    `${coordinates(e.position, indexShape)} = ${indexData[e.position]} is out of range for dimension ${e.dim} of ` +
-    `${N.data}, which has size ${e.limit} (valid indices: ${-e.limit} <= i < ${e.limit}; ` +
-    "opts.outOfRange 'zero' or 'clamp' accept it)",
+  WG_ERR_INDEX_OUT_OF_RANGE: (e, { op, names: N, indexShape, indexData, negative }) => {
+    const at = `${op}: ${N.indices}${coordinates(e.position, indexShape)} = ${indexData[e.position]}`;
+    if (negative === 'error') {
+      // Under the 'error' policy the valid indices are [0, size); a negative one is refused as such.
+      if (indexData[e.position] < 0) {
+        return `${at} is negative, and opts.negativeIndices is 'error' (valid indices: 0 <= i < ${e.limit})`;
+      }
+      return `${at} is out of range for dimension ${e.dim} of ${N.data}, which has size ${e.limit} ` +
+        `(valid indices: 0 <= i < ${e.limit}; opts.outOfRange 'zero' or 'clamp' accept it)`;
+    }
+    return `${at} is out of range for dimension ${e.dim} of ${N.data}, which has size ${e.limit} ` +
+      `(valid indices: ${-e.limit} <= i < ${e.limit}; opts.outOfRange 'zero' or 'clamp' accept it)`;
+  },
   WG_ERR_SIZE_OVERFLOW: tooLarge,
+  // gatherBlockQuantized's rules
+  WG_ERR_BITS: (e, { op, abi }) => `${op}: opts.bits ${e.value} is not valid for quantType ` +
+    `'${quantTypeName(abi, e.limit)}' (uint8 codes have 2, 4 or 8 bits; uint4 and int4 codes have 4)`,
+  WG_ERR_BLOCK_SIZE: (e, { op }) => `${op}: opts.blockSize ${e.value} must be a power of 2, at least 16`,
+  WG_ERR_QUANTIZE_AXIS_PACKED: (e, { op }) => `${op}: opts.quantizeAxis ${e.value} must be the last axis ` +
+    `(${e.limit}) for quantType 'uint8', whose codes are packed along it`,
+  WG_ERR_SCALES_SHAPE: (e, ctx) => quantShapeMessage(e, ctx, 'scales',
+    "the data's logical shape with dimension quantizeAxis divided by blockSize, rounded up"),
+  WG_ERR_ZERO_POINTS_SHAPE: (e, ctx) => quantShapeMessage(e, ctx, 'opts.zeroPoints',
+    "the scales' shape, with the last dimension divided by the codes a byte holds (8 / bits), rounded up, for quantType 'uint8' of 2 or 4 bits"),
   WG_ERR_OUT_OF_MEMORY: tooLarge,
 };
+
+// 'uint8', 'uint4' or 'int4' from a wg_quant_type.
+const quantTypeName = (abi, v) => abi.nameOf('WG_QUANT_', v)?.slice(9).toLowerCase() ?? String(v);
+
+function quantShapeMessage(e, { op }, name, rule) {
+  if (e.dim < 0) return `${op}: ${name} has rank ${e.value} but must have the data's rank, ${e.limit}`;
+  return `${op}: ${name}.shape[${e.dim}] is ${e.value} but must be ${e.limit} (${rule})`;
+}
 
 /** The statuses that have a message (a test checks that every status of C has one). */
 export const STATUS_NAMES = Object.keys(MESSAGES);
 
 /**
- * ctx: { op, abi, names: { data, indices, axis }, dataShape, indexShape, indexData }.
+ * ctx: { op, abi, names: { data, indices, axis }, dataShape, indexShape, indexData, negative } (negative: the
+ * opts.negativeIndices policy of the call, 'wrap' or 'error').
  * Shape rules are RangeErrors; a status without words here is an internal error.
  */
 export function statusError(status, err, ctx) {

@@ -9,7 +9,7 @@ exports.init = async function init(opts) {
 };
 
 // The functions of index.mjs besides init (tests/lifecycle.test.mjs checks that the lists match).
-for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'upload', 'dispose', 'heapStats']) {
+for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {
       if (name === 'dispose') return undefined;

@@ -34,8 +34,11 @@ export class ResidentTensor<T extends DataArray = DataArray> {
   private constructor();
   readonly shape: readonly number[];
   readonly arrayType: DataArrayConstructor;
+  /** Elements of arrayType it holds (for a packed one: bytes, half its shape's elements rounded up). */
   readonly length: number;
   readonly byteLength: number;
+  /** True for two 4-bit codes a byte (uploaded with { quantType: 'uint4' | 'int4' }). */
+  readonly packed: boolean;
   /** True after dispose(), or once the module it lives in was disposed. */
   readonly disposed: boolean;
   /** Copies the data out into `out` (same type and length) or a new array. */
@@ -62,8 +65,17 @@ export interface Result<T extends DataArray> {
  */
 export type OutOfRange = 'error' | 'zero' | 'clamp';
 
+/**
+ * What a negative index does: 'wrap' (default) counts it from the end, once (numpy, ONNX);
+ * 'error' makes every negative index out of range (TensorFlow, PyTorch), so that outOfRange
+ * decides: 'error' throws a RangeError saying it is negative, 'zero' gives zeros, 'clamp' clamps
+ * it to 0.
+ */
+export type NegativeIndices = 'wrap' | 'error';
+
 export interface CommonOptions<T extends DataArray> {
   outOfRange?: OutOfRange;
+  negativeIndices?: NegativeIndices;
   /**
    * A preallocated output, written in place: a TypedArray or { data, shape } (returned as the
    * result's data), or a ResidentTensor (returned itself; it must not be one of the inputs).
@@ -137,8 +149,54 @@ export function gatherND<T extends DataArray, O extends GatherNDOptions<T> = Gat
 export function take<T extends DataArray, O extends TakeOptions<T> = TakeOptions<T>>(
   params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
+/** How gatherBlockQuantized's codes are stored (onnxruntime's GatherBlockQuantized T1). */
+export type QuantType = 'uint8' | 'uint4' | 'int4';
+
+/**
+ * The type of the scales, which is the output's: float32 for a Float32Array; for a Uint16Array,
+ * float16 bits (default) or bfloat16 bits; float16 for a Float16Array where the runtime has one.
+ */
+export type ScaleType = 'float32' | 'float16' | 'bfloat16';
+
+/** Scales: Float32Array, Uint16Array (float16 or bfloat16 bits), or a Float16Array where it exists. */
+export type ScaleArray = Float32Array | Uint16Array;
+
+export interface GatherBlockQuantizedOptions<T extends ScaleArray> extends CommonOptions<T> {
+  /** 'uint8' (default): data.shape is the stored shape, 8 / bits codes a byte along the last
+   * axis; 'uint4' / 'int4': data.shape is the logical shape, two codes a byte, flat. */
+  quantType?: QuantType;
+  /** uint8: 2, 4 (default) or 8 bits a code; uint4/int4: 4. */
+  bits?: number;
+  /** For a Uint16Array of scales: 'float16' (default) or 'bfloat16'. */
+  scaleType?: ScaleType;
+  /** Packed as onnxruntime packs them; default 2^(bits-1) for uint8, 0 for uint4/int4. */
+  zeroPoints?: TensorLike<Uint8Array>;
+  /** The axis gathered along (default 0). */
+  gatherAxis?: number;
+  /** The axis the blocks run along (default the last; uint8 requires the last). */
+  quantizeAxis?: number;
+  /** Codes per scale along quantizeAxis: a power of 2, at least 16 (default 128). */
+  blockSize?: number;
+}
+
+/**
+ * onnxruntime's com.microsoft.GatherBlockQuantized: the rows of a block-quantized table,
+ * dequantized, each value (q - zeroPoint) * scale computed in float32 and rounded to the scale
+ * type. Output shape: the logical data shape with gatherAxis replaced by indices.shape.
+ */
+export function gatherBlockQuantized<T extends ScaleArray, O extends GatherBlockQuantizedOptions<T> = GatherBlockQuantizedOptions<T>>(
+  data: TensorLike<Uint8Array>, indices: TensorLike<IndexArray>, scales: TensorLike<T>, opts?: O): OpResult<T, O>;
+
+export interface UploadOptions {
+  /**
+   * 'uint4' or 'int4': tensor.data holds two 4-bit codes a byte (ceil(n / 2) bytes for a shape of
+   * n elements), as gatherBlockQuantized's data or zeroPoints of that quantType.
+   */
+  quantType?: 'uint4' | 'int4';
+}
+
 /** Copies a tensor into wasm memory once; use the handle as data or indices of any op. */
-export function upload<T extends DataArray>(tensor: Tensor<T>): ResidentTensor<T>;
+export function upload<T extends DataArray>(tensor: Tensor<T>, opts?: UploadOptions): ResidentTensor<T>;
 
 /**
  * Bytes of wasm heap in use, the current size of wasm memory, and what the last op allocated

@@ -2,8 +2,9 @@
 // This file is the public API and the module's lifecycle (init, dispose, heapStats, upload); the
 // ops are in js/ops.mjs, one call's marshalling in js/call.mjs.
 import { readAbi } from './abi.mjs';
-import { allocate, prepareCalls } from './call.mjs';
+import { allocate, copyIn, prepareCalls } from './call.mjs';
 import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
+import { codesTensor } from './quantized.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
 import { dataTensor } from './tensor.mjs';
@@ -51,7 +52,9 @@ const sameOptions = (opts, other) => (opts.variant === undefined || opts.variant
 async function start(opts) {
   const { module: m, memory, variant, threads } = await load(opts);
   opts[TEST_HOOKS]?.loaded?.(m, memory); // test-only (tests/init.test.mjs): makes what follows fail
-  const s = { m, memory, pool: 0, call: 0, requestedThreads: opts.threads, lastCallBytes: 0, closed: false };
+  // Every field of the state from the start (call.mjs's too): one shape for V8 on the hot path.
+  const s = { m, memory, pool: 0, call: 0, requestedThreads: opts.threads, lastCallBytes: 0, closed: false,
+    abi: null, info: null, fields: null, codes: null, sharedMemory: false, words: null, wordsBuffer: null };
   try {
     s.abi = readAbi(m, memory);
     s.info = { variant, threads: createPool(s, threads, opts.parallelThreshold), simd: true };
@@ -118,16 +121,23 @@ export function heapStats() {
 /**
  * Copies a tensor into wasm memory once and returns a ResidentTensor, usable wherever the ops
  * take a tensor (data or indices) without being copied again. Free it with dispose(); one
- * that is garbage collected is freed too.
+ * that is garbage collected is freed too. opts.quantType 'uint4' or 'int4': tensor.data is a
+ * Uint8Array of two 4-bit codes a byte (ceil(n / 2) bytes for its shape of n elements), for
+ * gatherBlockQuantized's data or zero points of that quantType.
  */
-export function upload(tensor) {
+export function upload(tensor, opts) {
   const op = 'upload';
   const s = ready(op);
   if (tensor instanceof ResidentTensor) throw new TypeError(`${op}: tensor is already resident`);
-  const t = dataTensor(op, 'tensor', tensor, s);
+  if (opts !== undefined && (opts === null || typeof opts !== 'object')) throw new TypeError(`${op}: opts must be an object`);
+  const quantType = opts?.quantType;
+  if (quantType !== undefined && quantType !== 'uint4' && quantType !== 'int4') {
+    throw new RangeError(`${op}: opts.quantType must be 'uint4' or 'int4' (a packed table of 4-bit codes), got ${JSON.stringify(quantType)}`);
+  }
+  const packed = quantType !== undefined;
+  const t = packed ? codesTensor(op, 'tensor', tensor, s, quantType) : dataTensor(op, 'tensor', tensor, s);
   const ptr = allocate(s, t.bytes);
   if (!ptr) throw new RangeError(`${op}: the tensor needs ${t.bytes} bytes, more than wasm memory can hold now`);
-  if (t.bytes) new Uint8Array(s.memory.buffer, ptr, t.bytes).set(new Uint8Array(t.data.buffer, t.data.byteOffset, t.bytes));
-  return new ResidentTensor(s, ptr, t.Type, t.shape);
+  copyIn(s.memory.buffer, ptr, t);
+  return new ResidentTensor(s, ptr, t.Type, t.shape, packed);
 }
-

@@ -1,6 +1,7 @@
 // The ops: each names its arguments for messages and reads its own attributes; callOp
 // (js/call.mjs) does the rest, served by the C op of src/ops.def named by `c`.
 import { callOp } from './call.mjs';
+import { codesTensor, quantAttrs, quantTypeOf } from './quantized.mjs';
 import { ready } from './state.mjs';
 import { integerArg } from './tensor.mjs';
 
@@ -40,3 +41,23 @@ export function take(params, indices, opts) {
 
 /** ONNX's name for gather (torch.gather); gatherND is already ONNX's GatherND. */
 export const gatherElements = gather;
+
+/**
+ * onnxruntime's com.microsoft.GatherBlockQuantized: the rows of a block-quantized table,
+ * dequantized. Output shape: the logical data shape with opts.gatherAxis replaced by
+ * indices.shape; each value (q - zeroPoint) * scale in float32, rounded to the scales' type.
+ * opts: { quantType?, bits?, scaleType?, zeroPoints?, gatherAxis?, quantizeAxis?, blockSize?,
+ * outOfRange?, out?, resident? } (js/index.d.ts).
+ */
+export function gatherBlockQuantized(data, indices, scales, opts) {
+  const s = ready(GBQ);
+  const quantType = quantTypeOf(GBQ, opts);
+  return callOp(s, { op: GBQ, c: 'gather_block_quantized', names: GBQ_NAMES, opts, quantType, scales,
+    data: gbqData, attrs: gbqAttrs }, data, indices);
+}
+
+const GBQ = 'gatherBlockQuantized';
+const GBQ_NAMES = { data: 'data', indices: 'indices', axis: 'opts.gatherAxis' };
+// callOp's hooks for it (called with the spec as `this`: no closure made per call).
+function gbqData(op, name, t, owner) { return codesTensor(op, name, t, owner, this.quantType); }
+function gbqAttrs(o, d, owner) { return quantAttrs(GBQ, o, owner, this.quantType, this.scales); }

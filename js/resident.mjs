@@ -13,16 +13,21 @@ const internal = new WeakMap(); // handle -> { owner, ptr, Type, length }
 
 export class ResidentTensor {
   /** Not for callers: use upload() or an op's { resident: true }. */
-  constructor(owner, ptr, Type, shape) {
-    const length = shape.reduce((a, b) => a * b, 1);
-    internal.set(this, { owner, ptr, Type, length });
+  constructor(owner, ptr, Type, shape, packed = false) {
+    // A packed one (upload(t, { quantType: 'int4' })) holds two 4-bit codes a byte of its shape.
+    const n = shape.reduce((a, b) => a * b, 1);
+    const length = packed ? Math.ceil(n / 2) : n;
+    internal.set(this, { owner, ptr, Type, length, packed });
     this.shape = Object.freeze([...shape]);
     registry?.register(this, { owner, ptr }, this);
   }
 
   /** The TypedArray constructor of the data: Float32Array, Int32Array, ... */
   get arrayType() { return internal.get(this).Type; }
+  /** Elements of arrayType it holds: its shape's element count, or half of it rounded up when packed. */
   get length() { return internal.get(this).length; }
+  /** True for a table of two 4-bit codes a byte (uploaded with { quantType: 'uint4' | 'int4' }). */
+  get packed() { return internal.get(this).packed; }
   get byteLength() { const r = internal.get(this); return r.length * r.Type.BYTES_PER_ELEMENT; }
   /** True once dispose() was called, or the module it lives in was disposed. */
   get disposed() { const r = internal.get(this); return r.ptr === 0 || r.owner.closed; }
@@ -54,13 +59,20 @@ function describe(x) {
 
 /**
  * The wasm block behind a handle, checked to be usable by `owner` (the current module):
- * { owner, ptr, Type, length }. Throws naming the op and the argument otherwise.
+ * { owner, ptr, Type, length, packed }. Throws naming the op and the argument otherwise; with
+ * `packed` given, also unless the handle's packing is that.
  */
-export function live(t, op, name, owner) {
+export function live(t, op, name, owner, packed = false) {
   const r = internal.get(t);
   if (r.ptr === 0) throw new Error(`${op}: ${name} is a resident tensor that was disposed`);
   if (r.owner.closed || (owner && r.owner !== owner)) {
     throw new Error(`${op}: ${name} is a resident tensor of a wasm-gather module that was disposed; upload it again`);
+  }
+  if (r.packed !== packed && owner) {
+    throw new TypeError(packed
+      ? `${op}: ${name} must be a packed resident tensor of 4-bit codes: upload it with { quantType: 'uint4' } or { quantType: 'int4' }`
+      : `${op}: ${name} is a packed resident tensor of 4-bit codes (uploaded with a quantType), usable only as ` +
+        "gatherBlockQuantized's data or opts.zeroPoints of quantType 'uint4' or 'int4'");
   }
   return r;
 }

@@ -16,6 +16,7 @@ const INDEX_KINDS = new Map([[Int32Array, 'I32'], [Uint32Array, 'U32'], [BigInt6
 const INT64_MAX = 2n ** 63n - 1n;
 
 const OOB_MODES = ['error', 'zero', 'clamp'];
+const NEGATIVE_POLICIES = ['wrap', 'error'];
 
 export function typeName(x) {
   if (x === null) return 'null';
@@ -59,10 +60,10 @@ function checkTensorObject(op, name, t, owner) {
   return shape;
 }
 
-function checkLength(op, name, length, shape) {
-  const n = product(shape);
+// data.length against what the shape needs (n: its element count unless packed; note: why).
+function checkLength(op, name, length, shape, n = product(shape), note = '') {
   if (length !== n) {
-    throw new RangeError(`${op}: ${name}.data has ${length} elements but ${name}.shape [${shape.join(', ')}] needs ${n}`);
+    throw new RangeError(`${op}: ${name}.data has ${length} elements but ${name}.shape [${shape.join(', ')}] needs ${n}${note}`);
   }
 }
 
@@ -71,24 +72,34 @@ function checkLength(op, name, length, shape) {
  * Returns { shape, Type, bytes } plus data (the caller's TypedArray) or ptr (its wasm address).
  */
 export function dataTensor(op, name, t, owner) {
+  return typedTensor(op, name, t, owner, { Types: DATA_TYPES, what: 'a TypedArray (Float32Array, Int32Array, BigInt64Array, ...)' });
+}
+
+/**
+ * A tensor whose data is one of `Types` (`what` names them in messages) and holds
+ * `length(shape)` elements (default: the shape's element count), or a resident tensor of `owner`
+ * of one of those types, packed (two 4-bit codes a byte) exactly when `packed`. Returns what
+ * dataTensor returns. For gatherBlockQuantized's tensors.
+ */
+export function typedTensor(op, name, t, owner, { Types, what, length = product, packed = false }) {
   if (t instanceof ResidentTensor) {
-    const r = live(t, op, name, owner);
+    const r = live(t, op, name, owner, packed);
+    if (!Types.includes(r.Type)) throw new TypeError(`${op}: ${name} is a resident ${r.Type.name}; it must hold ${what}`);
     return { shape: t.shape, Type: r.Type, bytes: t.byteLength, ptr: r.ptr };
   }
   const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
-  if (!DATA_TYPES.some((T) => data instanceof T)) {
-    throw new TypeError(`${op}: ${name}.data must be a TypedArray (Float32Array, Int32Array, BigInt64Array, ...), got ${typeName(data)}`);
-  }
-  checkLength(op, name, data.length, shape);
+  if (!Types.some((T) => data instanceof T)) throw new TypeError(`${op}: ${name}.data must be ${what}, got ${typeName(data)}`);
+  checkLength(op, name, data.length, shape, length(shape), packed ? ' (two 4-bit codes a byte, rounded up)' : '');
   return { data, shape, Type: data.constructor, bytes: data.byteLength };
 }
 
 /**
- * An index tensor. Returns { shape, kind, bytes, values(buffer), write(buffer, ptr) } where kind
- * names the wg_index_type the C side reads (WG_INDEX_<kind>), bytes its size in wasm memory,
- * values() the index values (for error messages) and write() copies them to ptr (widening narrow
- * integer arrays, converting plain arrays). A resident tensor of `owner` gives ptr instead of write().
+ * An index tensor. Returns { shape, kind, bytes } plus data (the caller's array) or ptr and Type
+ * (a resident one of `owner`), where kind names the wg_index_type the C side reads
+ * (WG_INDEX_<kind>) and bytes its size in wasm memory. writeIndices() copies it into wasm memory
+ * (widening narrow integer arrays, converting plain arrays), indexValues() gives its values (for
+ * error messages). (No closures: this runs on every call.)
  */
 export function indexTensor(op, name, t, owner) {
   if (t instanceof ResidentTensor) {
@@ -98,7 +109,7 @@ export function indexTensor(op, name, t, owner) {
       throw new TypeError(`${op}: ${name} is a resident ${r.Type.name}; resident indices must be Int32Array, ` +
         'Uint32Array, BigInt64Array or BigUint64Array');
     }
-    return { shape: t.shape, kind, bytes: t.byteLength, ptr: r.ptr, values: (buffer) => new r.Type(buffer, r.ptr, r.length) };
+    return { shape: t.shape, kind, bytes: t.byteLength, ptr: r.ptr, Type: r.Type, length: r.length };
   }
   const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
@@ -110,20 +121,24 @@ export function indexTensor(op, name, t, owner) {
       `BigUint64Array or an array of integers), got ${typeName(data)}`);
   }
   checkLength(op, name, data.length, shape);
-  const n = data.length;
-  return {
-    shape, kind, bytes: n * INDEX_VIEWS[kind].BYTES_PER_ELEMENT, values: () => data,
-    write(buffer, ptr) {
-      if (n === 0) return;
-      if (kind === 'I64' && Array.isArray(data)) {
-        const view = new BigInt64Array(buffer, ptr, n);
-        for (let i = 0; i < n; i++) view[i] = clampToInt64(data[i]);
-        return;
-      }
-      new INDEX_VIEWS[kind](buffer, ptr, n).set(data);
-    },
-  };
+  return { shape, kind, bytes: data.length * INDEX_VIEWS[kind].BYTES_PER_ELEMENT, data };
 }
+
+/** Copies the indices of indexTensor's descriptor `x` (not resident) into wasm memory at ptr. */
+export function writeIndices(buffer, ptr, x) {
+  const { data, kind } = x;
+  const n = data.length;
+  if (n === 0) return;
+  if (kind === 'I64' && Array.isArray(data)) {
+    const view = new BigInt64Array(buffer, ptr, n);
+    for (let i = 0; i < n; i++) view[i] = clampToInt64(data[i]);
+    return;
+  }
+  new INDEX_VIEWS[kind](buffer, ptr, n).set(data);
+}
+
+/** The index values of indexTensor's descriptor `x`, resident ones read from `buffer`. */
+export const indexValues = (x, buffer) => (x.ptr === undefined ? x.data : new x.Type(buffer, x.ptr, x.length));
 
 function clampToInt64(v) {
   const b = BigInt(v);
@@ -152,7 +167,10 @@ export function integerArg(op, name, value, fallback) {
   return value;
 }
 
-/** Validates opts; returns { opts, mode } with mode 'error', 'zero' or 'clamp' (wg_oob_mode WG_OOB_<MODE>). */
+/**
+ * Validates opts; returns { opts, mode, negative } with mode 'error', 'zero' or 'clamp' (wg_oob_mode
+ * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>).
+ */
 export function commonOptions(op, opts) {
   if (opts === undefined || opts === null) opts = {};
   if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
@@ -160,8 +178,16 @@ export function commonOptions(op, opts) {
   if (!OOB_MODES.includes(oob)) {
     throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);
   }
-  return { opts, mode: oob };
+  const negative = opts.negativeIndices ?? 'wrap';
+  if (!NEGATIVE_POLICIES.includes(negative)) {
+    const Err = typeof negative === 'string' ? RangeError : TypeError;
+    throw new Err(`${op}: opts.negativeIndices must be 'wrap' or 'error', got ${typeof negative === 'string' ? JSON.stringify(negative) : typeName(negative)}`);
+  }
+  return { opts, mode: oob, negative };
 }
+
+const TARGET_NEW = Object.freeze({ kind: 'new' });
+const TARGET_RESIDENT = Object.freeze({ kind: 'resident' });
 
 /**
  * Where the output goes, from opts.out and opts.resident, as { kind }: 'new' (a new TypedArray),
@@ -169,24 +195,24 @@ export function commonOptions(op, opts) {
  * 'in-place' (opts.out is a resident tensor of `owner`: { ptr }). Checks type, size and shape;
  * `inputs` are the descriptors of the op's tensors, which a resident out must not be.
  */
-export function outputTarget(op, opts, Type, shape, owner, inputs) {
+export function outputTarget(op, opts, Type, shape, owner, inputs, like = 'the data') {
   const { out, resident } = opts;
   const n = product(shape);
   if (resident !== undefined && typeof resident !== 'boolean') {
     throw new TypeError(`${op}: opts.resident must be true or false, got ${typeName(resident)}`);
   }
-  if (out === undefined || out === null) return { kind: resident ? 'resident' : 'new' };
+  if (out === undefined || out === null) return resident ? TARGET_RESIDENT : TARGET_NEW;
   if (resident) throw new TypeError(`${op}: give opts.out or opts.resident, not both`);
   if (out instanceof ResidentTensor) {
     const r = live(out, op, 'opts.out', owner);
-    checkOut(op, r.Type, r.length, out.shape, Type, shape);
+    checkOut(op, r.Type, r.length, out.shape, Type, shape, like);
     if (inputs.some((t) => t.ptr === r.ptr)) {
       throw new RangeError(`${op}: opts.out must not be one of the op's inputs (the output would overwrite what it reads)`);
     }
     return { kind: 'in-place', ptr: r.ptr };
   }
   if (ArrayBuffer.isView(out)) {
-    checkOut(op, out.constructor, out.length, undefined, Type, shape);
+    checkOut(op, out.constructor, out.length, undefined, Type, shape, like);
     return { kind: 'array', array: out };
   }
   if (typeof out !== 'object') {
@@ -194,15 +220,22 @@ export function outputTarget(op, opts, Type, shape, owner, inputs) {
   }
   const s = out.shape ?? out.dims;
   const given = s === undefined ? undefined : checkShape(op, 'opts.out', s, owner.abi.maxRank);
-  checkOut(op, out.data?.constructor, out.data?.length, given, Type, shape);
+  checkOut(op, out.data?.constructor, out.data?.length, given, Type, shape, like);
   return { kind: 'array', array: out.data };
 }
 
-function checkOut(op, GivenType, length, givenShape, Type, shape) {
+/** Whether two shapes are equal, dimension by dimension. */
+export function sameShape(a, b) {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function checkOut(op, GivenType, length, givenShape, Type, shape, like) {
   if (GivenType !== Type) {
-    throw new TypeError(`${op}: opts.out must be a ${Type.name} like the data, got ${GivenType?.name ?? 'no TypedArray'}`);
+    throw new TypeError(`${op}: opts.out must be a ${Type.name} like ${like}, got ${GivenType?.name ?? 'no TypedArray'}`);
   }
-  if (givenShape && (givenShape.length !== shape.length || givenShape.some((d, i) => d !== shape[i]))) {
+  if (givenShape && !sameShape(givenShape, shape)) {
     throw new RangeError(`${op}: opts.out.shape [${givenShape.join(', ')}] must be the output shape [${shape.join(', ')}]`);
   }
   const n = product(shape);

@@ -3,9 +3,6 @@
 #include "index_resolve.h"
 #include "parallel.h"
 
-/* Bytes a tile moves: large enough to amortize handing it out, small enough to balance. */
-#define WG_TILE_BYTES (16 * 1024)
-
 /* The general path for blocks j .. seg->count of a segment: resolve WG_SEGMENT offsets at a time
  * (every out-of-range mode), then copy them. Returns 0 at a bad index in WG_OOB_ERROR mode. */
 static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, uint8_t* dst) {
@@ -19,7 +16,7 @@ static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j
       wg_status st = wg_resolve_indices(job->indices, job->index_type,
                                         seg->first + j * job->depth + c, job->depth, k,
                                         job->dim_sizes[c], seg->base, job->scales[c], job->mode,
-                                        c > 0, off);
+                                        job->negative, c > 0, off);
       if (st != WG_OK) return 0;
     }
     if (seg->ramp) wg_offsets_add_ramp(off, k, j * seg->ramp, seg->ramp);
@@ -55,14 +52,16 @@ wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err)
   atomic_init(&job->failed, 0);
   if (total > 0) {
     job->kernels = wg_pick_kernels(job->block_bytes, job->index_type, job->depth);
+    /* The fused kernels wrap negative indices; the general path knows the policy. */
+    if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
     size_t tile = WG_TILE_BYTES / job->block_bytes;
     /* Small jobs run on the caller alone: waking the pool costs more than it saves. */
     wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job,
                       job->nblocks, tile ? tile : 1);
   }
   int scan = job->mode == WG_OOB_ERROR && (total == 0 || atomic_load(&job->failed));
-  if (scan && wg_find_bad_index(job->indices, job->index_type, job->index_count, job->depth,
-                                job->dim_sizes, job->first_dim, err)) {
+  if (scan && wg_find_bad_index(job->indices, job->index_type, job->negative, job->index_count,
+                                job->depth, job->dim_sizes, job->first_dim, err)) {
     return WG_ERR_INDEX_OUT_OF_RANGE;
   }
   return WG_OK;

@@ -38,6 +38,7 @@ struct wg_block_job {
   size_t block_bytes;
   wg_map_fn map;
   wg_oob_mode mode;
+  wg_negative_mode negative; /* set by the engine, as mode */
   const void* indices;
   wg_index_type index_type;
   size_t index_count;
@@ -50,7 +51,8 @@ struct wg_block_job {
   atomic_int failed;
 };
 
-/* Runs the job on the pool (or on the caller when it is small), then, in WG_OOB_ERROR mode,
+/* Runs the job on the pool (or on the caller when it is small; under WG_NEGATIVE_ERROR without
+ * the fused kernels, which wrap negative indices), then, in WG_OOB_ERROR mode,
  * reports the first bad index if there was one, or if the output was empty and so did not
  * look at the indices. */
 wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err);

@@ -13,33 +13,35 @@ static inline uint64_t load_index(const void* indices, wg_index_type type, size_
 }
 
 /* Returns the position in [0, s) that index v (bits, sign) selects, or WG_ZERO_BLOCK, setting
- * *bad in error mode. */
-static inline size_t resolve_one(uint64_t v, int neg, size_t s, wg_oob_mode mode, int* bad) {
-  uint64_t u = WG_WRAP_INDEX(uint64_t, v, neg, s);
-  if (u < (uint64_t)s) return (size_t)u;
+ * *bad in error mode. wrap: whether a negative index counts from the end (WG_NEGATIVE_WRAP). */
+static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob_mode mode,
+                                 int* bad) {
+  uint64_t u = WG_WRAP_INDEX(uint64_t, v, wrap && neg, s);
+  if (u < (uint64_t)s && (wrap || !neg)) return (size_t)u;
   if (mode == WG_OOB_CLAMP && s > 0) return neg ? 0 : s - 1;
   if (mode == WG_OOB_ERROR) *bad = 1;
   return WG_ZERO_BLOCK;
 }
 
-/* One loop per index type, so the type switch runs once per call rather than once per index.
- * The first loop is the common case (a plain offset from an in-range index) with nothing else
- * in it; the second takes over at the first index it cannot handle. */
-#define RESOLVE_LOOP(T, NEG)                                                          \
+/* One loop per index type (and, for signed types, negative policy), so the switch runs once
+ * per call rather than once per index. The first loop is the common case (a plain offset from an
+ * in-range index) with nothing else in it; the second takes over at the first index it cannot
+ * handle. WRAP is 1 or 0: whether negatives count from the end. */
+#define RESOLVE_LOOP(T, NEG, WRAP)                                                    \
   do {                                                                                \
     const T* src = (const T*)indices + first;                                         \
     size_t j = 0;                                                                     \
     if (!accumulate) {                                                                \
       for (; j < n; ++j) {                                                            \
         T x = src[j * stride];                                                        \
-        uint64_t u = WG_WRAP_INDEX(uint64_t, x, NEG(x), dim_size);                     \
-        if (u >= (uint64_t)dim_size) break;                                           \
+        uint64_t u = WG_WRAP_INDEX(uint64_t, x, (WRAP) && NEG(x), dim_size);           \
+        if (u >= (uint64_t)dim_size || (!(WRAP) && NEG(x))) break;                    \
         off[j] = base + (size_t)u * scale;                                            \
       }                                                                               \
     }                                                                                 \
     for (; j < n; ++j) {                                                              \
       T x = src[j * stride];                                                          \
-      size_t r = resolve_one((uint64_t)x, NEG(x), dim_size, mode, &bad);              \
+      size_t r = resolve_one((uint64_t)x, NEG(x), WRAP, dim_size, mode, &bad);        \
       if (bad) return WG_ERR_INDEX_OUT_OF_RANGE;                                      \
       size_t o;                                                                       \
       if (r == WG_ZERO_BLOCK || (accumulate && off[j] == WG_ZERO_BLOCK)) {            \
@@ -55,24 +57,34 @@ static inline size_t resolve_one(uint64_t v, int neg, size_t s, wg_oob_mode mode
 
 wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t first, size_t stride,
                              size_t n, size_t dim_size, size_t base, size_t scale,
-                             wg_oob_mode mode, int accumulate, size_t* off) {
+                             wg_oob_mode mode, wg_negative_mode negative, int accumulate,
+                             size_t* off) {
   int bad = 0;
+  int wrap = negative == WG_NEGATIVE_WRAP;
   switch (type) {
-    case WG_INDEX_I32: RESOLVE_LOOP(int32_t, SIGNED_NEG); break;
-    case WG_INDEX_U32: RESOLVE_LOOP(uint32_t, UNSIGNED_NEG); break;
-    case WG_INDEX_I64: RESOLVE_LOOP(int64_t, SIGNED_NEG); break;
-    default: RESOLVE_LOOP(uint64_t, UNSIGNED_NEG); break;
+    case WG_INDEX_I32:
+      if (wrap) RESOLVE_LOOP(int32_t, SIGNED_NEG, 1);
+      else RESOLVE_LOOP(int32_t, SIGNED_NEG, 0);
+      break;
+    case WG_INDEX_U32: RESOLVE_LOOP(uint32_t, UNSIGNED_NEG, 1); break;
+    case WG_INDEX_I64:
+      if (wrap) RESOLVE_LOOP(int64_t, SIGNED_NEG, 1);
+      else RESOLVE_LOOP(int64_t, SIGNED_NEG, 0);
+      break;
+    default: RESOLVE_LOOP(uint64_t, UNSIGNED_NEG, 1); break;
   }
   return WG_OK;
 }
 
-int wg_find_bad_index(const void* indices, wg_index_type type, size_t count, size_t depth,
-                      const size_t* dim_sizes, size_t first_dim, wg_error_info* err) {
+int wg_find_bad_index(const void* indices, wg_index_type type, wg_negative_mode negative,
+                      size_t count, size_t depth, const size_t* dim_sizes, size_t first_dim,
+                      wg_error_info* err) {
+  int wrap = negative == WG_NEGATIVE_WRAP;
   for (size_t p = 0; p < count; ++p) {
     int bad = 0, neg;
     size_t k = depth > 1 ? p % depth : 0;
     uint64_t v = load_index(indices, type, p, &neg);
-    resolve_one(v, neg, dim_sizes[k], WG_OOB_ERROR, &bad);
+    resolve_one(v, neg, wrap, dim_sizes[k], WG_OOB_ERROR, &bad);
     if (bad) {
       if (err) {
         err->arg = WG_ARG_INDICES;
@@ -100,4 +112,8 @@ int wg_index_type_valid(wg_index_type type) {
 
 int wg_oob_mode_valid(wg_oob_mode mode) {
   return mode == WG_OOB_ERROR || mode == WG_OOB_ZERO || mode == WG_OOB_CLAMP;
+}
+
+int wg_negative_mode_valid(int32_t negative) {
+  return negative == WG_NEGATIVE_WRAP || negative == WG_NEGATIVE_ERROR;
 }

@@ -12,7 +12,12 @@
  * around to a huge value) and v >= s, for any s. U must hold every index and every size: uint64_t
  * for 64-bit indices (never truncated to a 32-bit size_t); size_t is enough for 32-bit ones (an
  * int32 plus a size_t cannot wrap past zero twice). The v128 kernels apply the same rule to four
- * lanes at once (copy_kernels.c, wrap_v128). */
+ * lanes at once (copy_kernels.c, wrap_v128).
+ * Under WG_NEGATIVE_ERROR nothing is added and every negative index is out of range, where the
+ * out-of-range mode decides (error, zeros, or clamped to 0: the clamp looks at the sign itself).
+ * That takes a test of the sign besides the compare: read as uint64_t a negative v is at least
+ * 2^63, but a native 64-bit size_t can hold a larger (empty) dimension, as the fuzzer found. Only wg_resolve_indices and wg_find_bad_index know that policy: the fused kernels wrap
+ * always, and the engine does not use them under WG_NEGATIVE_ERROR (block_job.c). */
 #define WG_WRAP_INDEX(U, v, neg, s) ((U)(v) + ((neg) ? (U)(s) : (U)0))
 
 /* Offset that stands for "this block is zeros" (never a real offset: tensors are smaller). */
@@ -24,11 +29,14 @@
  * WG_ERR_INDEX_OUT_OF_RANGE at the first bad index in WG_OOB_ERROR mode (off[] is then partial). */
 wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t first, size_t stride,
                              size_t n, size_t dim_size, size_t base, size_t scale,
-                             wg_oob_mode mode, int accumulate, size_t* off);
+                             wg_oob_mode mode, wg_negative_mode negative, int accumulate,
+                             size_t* off);
 
-/* Finds the first index (lowest flat position) that is outside [-s, s), where the index at
- * position p is checked against dim_sizes[p % depth]. Returns 1 and fills *err if there is one. */
-int wg_find_bad_index(const void* indices, wg_index_type type, size_t count, size_t depth,
+/* Finds the first index (lowest flat position) that is outside [-s, s) (outside [0, s) under
+ * WG_NEGATIVE_ERROR), where the index at position p is checked against dim_sizes[p % depth].
+ * Returns 1 and fills *err if there is one. */
+int wg_find_bad_index(const void* indices, wg_index_type type, wg_negative_mode negative,
+                      size_t count, size_t depth,
                       const size_t* dim_sizes, size_t first_dim, wg_error_info* err);
 
 /* off[j] += base + j * step for every j that is not WG_ZERO_BLOCK. */
@@ -40,5 +48,7 @@ static inline size_t wg_index_bytes(wg_index_type type) {
   return type == WG_INDEX_I64 || type == WG_INDEX_U64 ? 8 : 4;
 }
 int wg_oob_mode_valid(wg_oob_mode mode);
+/* A wg_negative_mode (as the int32 of wg_op_args). */
+int wg_negative_mode_valid(int32_t negative);
 
 #endif

@@ -26,7 +26,12 @@ typedef struct wg_op_args {
   const void* indices;
   wg_index_type index_type;
   wg_oob_mode mode;
+  int32_t negative_indices; /* wg_negative_mode; validated with the mode */
   void* out;
+  /* gather_block_quantized only: the table's quantization, its scales and zero points */
+  wg_quant_desc quant;
+  const void* scales;
+  const void* zero_points;
 } wg_op_args;
 
 /* What a plan gives the engine. Each op's own plan type begins with it (and its map function
@@ -56,6 +61,8 @@ void wg_plan_append(wg_plan* plan, const size_t* shape, size_t begin, size_t end
 /* The engine's two entry points for a planned op (src/op_engine.c): the common checks every
  * call gets before its plan (shapes present, ranks <= WG_MAX_RANK) are in WG_DEFINE_OP. */
 wg_status wg_check_args(const wg_op_args* a, wg_error_info* err);
+/* The output's rank is at most WG_MAX_RANK (a plan may compute more). */
+wg_status wg_check_out_rank(const wg_plan* plan, wg_error_info* err);
 wg_status wg_plan_shape(const wg_plan* plan, size_t* out_shape, size_t* out_rank,
                         wg_error_info* err);
 wg_status wg_plan_run(wg_pool* pool, wg_plan* plan, const wg_op_args* a, wg_error_info* err);
@@ -65,8 +72,15 @@ typedef wg_status (*wg_op_shape_fn)(const wg_op_args* a, size_t* out_shape, size
 typedef wg_status (*wg_op_run_fn)(wg_pool* pool, const wg_op_args* a, wg_error_info* err);
 
 /* Defines wg_<name>_shape_args and wg_<name>_run_args from the op's plan type and function
- * (wg_status plan_fn(const wg_op_args*, plan_type*, wg_error_info*)). */
-#define WG_DEFINE_OP(name, plan_type, plan_fn)                                                   \
+ * (wg_status plan_fn(const wg_op_args*, plan_type*, wg_error_info*)); the run is the engine's
+ * copy job. */
+#define WG_DEFINE_OP(name, plan_type, plan_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, wg_plan_run, .plan)
+
+/* The same for an op that runs its plan itself: wg_status run_fn(wg_pool*, plan_type*,
+ * const wg_op_args*, wg_error_info*). */
+#define WG_DEFINE_OP_RUN(name, plan_type, plan_fn, run_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, )
+
+#define WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, member)                              \
   wg_status wg_##name##_shape_args(const wg_op_args* a, size_t* out_shape, size_t* out_rank,     \
                                    wg_error_info* err) {                                         \
     plan_type p;                                                                                 \
@@ -78,7 +92,7 @@ typedef wg_status (*wg_op_run_fn)(wg_pool* pool, const wg_op_args* a, wg_error_i
     plan_type p;                                                                                 \
     wg_status st = wg_check_args(a, err);                                                        \
     if (st == WG_OK) st = plan_fn(a, &p, err);                                                   \
-    return st == WG_OK ? wg_plan_run(pool, &p.plan, a, err) : st;                                \
+    return st == WG_OK ? run_fn(pool, &p member, a, err) : st;                                   \
   }
 
 /* Declarations of every op's entry points, from the table. */

@@ -61,7 +61,7 @@ wg_status wg_check_args(const wg_op_args* a, wg_error_info* err) {
   return WG_OK;
 }
 
-static wg_status check_out_rank(const wg_plan* plan, wg_error_info* err) {
+wg_status wg_check_out_rank(const wg_plan* plan, wg_error_info* err) {
   if (plan->out_rank > WG_MAX_RANK) {
     return wg_fail(err, WG_ERR_MAX_RANK, WG_ARG_OUT, -1, (int64_t)plan->out_rank, WG_MAX_RANK);
   }
@@ -70,7 +70,7 @@ static wg_status check_out_rank(const wg_plan* plan, wg_error_info* err) {
 
 wg_status wg_plan_shape(const wg_plan* plan, size_t* out_shape, size_t* out_rank,
                         wg_error_info* err) {
-  wg_status st = check_out_rank(plan, err);
+  wg_status st = wg_check_out_rank(plan, err);
   if (st != WG_OK) return st;
   if (!out_shape || !out_rank) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_OUT, -1, -1, -1);
   for (size_t d = 0; d < plan->out_rank; ++d) out_shape[d] = plan->out_shape[d];
@@ -80,12 +80,13 @@ wg_status wg_plan_shape(const wg_plan* plan, size_t* out_shape, size_t* out_rank
 
 static int elem_size_valid(size_t s) { return s == 1 || s == 2 || s == 4 || s == 8; }
 
-/* The checks of a run once the shapes are valid: known element size, index type and mode, an
+/* The checks of a run once the shapes are valid: known element size, index type, mode and
+ * negative-index policy, an
  * output whose byte size fits in size_t, and no NULL tensor that would be read or written. */
 static wg_status check_run(const wg_plan* plan, const wg_op_args* a, size_t index_count,
                            wg_error_info* err) {
   if (!elem_size_valid(a->elem_size) || !wg_index_type_valid(a->index_type) ||
-      !wg_oob_mode_valid(a->mode)) {
+      !wg_oob_mode_valid(a->mode) || !wg_negative_mode_valid(a->negative_indices)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   size_t n = wg_prod(plan->out_shape, 0, plan->out_rank);
@@ -99,7 +100,7 @@ static wg_status check_run(const wg_plan* plan, const wg_op_args* a, size_t inde
 }
 
 wg_status wg_plan_run(wg_pool* pool, wg_plan* plan, const wg_op_args* a, wg_error_info* err) {
-  wg_status st = check_out_rank(plan, err);
+  wg_status st = wg_check_out_rank(plan, err);
   if (st != WG_OK) return st;
   size_t index_count = wg_prod(a->index_shape, 0, a->index_rank);
   st = check_run(plan, a, index_count, err);
@@ -111,5 +112,6 @@ wg_status wg_plan_run(wg_pool* pool, wg_plan* plan, const wg_op_args* a, wg_erro
   job->index_type = a->index_type;
   job->index_count = index_count;
   job->mode = a->mode;
+  job->negative = (wg_negative_mode)a->negative_indices;
   return wg_block_job_run(pool, job, err);
 }

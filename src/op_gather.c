@@ -84,11 +84,22 @@ wg_status wg_gather_shape(const size_t* input_shape, size_t input_rank, const si
   return wg_gather_shape_args(&a, out_shape, out_rank, err);
 }
 
+wg_status wg_gather_ex(wg_pool* pool, const void* input, const size_t* input_shape,
+                       size_t input_rank, int32_t dim, const void* index, wg_index_type index_type,
+                       const size_t* index_shape, size_t index_rank, size_t elem_size,
+                       wg_oob_mode mode, wg_negative_mode negative, void* out, wg_error_info* err) {
+  const wg_op_args a = {.data_shape = input_shape, .data_rank = input_rank,
+                        .index_shape = index_shape, .index_rank = index_rank, .axis = dim,
+                        .batch_dims = 0, .elem_size = elem_size, .data = input,
+                        .indices = index, .index_type = index_type, .mode = mode,
+                        .negative_indices = (int32_t)negative, .out = out};
+  return wg_gather_run_args(pool, &a, err);
+}
+
 wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape, size_t input_rank,
                     int32_t dim, const void* index, wg_index_type index_type,
                     const size_t* index_shape, size_t index_rank, size_t elem_size,
                     wg_oob_mode mode, void* out, wg_error_info* err) {
-  const wg_op_args a = {input_shape, input_rank, index_shape, index_rank, dim, 0,
-                        elem_size, input, index, index_type, mode, out};
-  return wg_gather_run_args(pool, &a, err);
+  return wg_gather_ex(pool, input, input_shape, input_rank, dim, index, index_type, index_shape,
+                      index_rank, elem_size, mode, WG_NEGATIVE_WRAP, out, err);
 }

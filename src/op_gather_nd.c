@@ -74,11 +74,24 @@ wg_status wg_gather_nd_shape(const size_t* params_shape, size_t params_rank,
   return wg_gather_nd_shape_args(&a, out_shape, out_rank, err);
 }
 
+wg_status wg_gather_nd_ex(wg_pool* pool, const void* params, const size_t* params_shape,
+                          size_t params_rank, const void* indices, wg_index_type index_type,
+                          const size_t* indices_shape, size_t indices_rank, int32_t batch_dims,
+                          size_t elem_size, wg_oob_mode mode, wg_negative_mode negative, void* out,
+                          wg_error_info* err) {
+  const wg_op_args a = {.data_shape = params_shape, .data_rank = params_rank,
+                        .index_shape = indices_shape, .index_rank = indices_rank, .axis = 0,
+                        .batch_dims = batch_dims, .elem_size = elem_size, .data = params,
+                        .indices = indices, .index_type = index_type, .mode = mode,
+                        .negative_indices = (int32_t)negative, .out = out};
+  return wg_gather_nd_run_args(pool, &a, err);
+}
+
 wg_status wg_gather_nd(wg_pool* pool, const void* params, const size_t* params_shape,
                        size_t params_rank, const void* indices, wg_index_type index_type,
                        const size_t* indices_shape, size_t indices_rank, int32_t batch_dims,
                        size_t elem_size, wg_oob_mode mode, void* out, wg_error_info* err) {
-  const wg_op_args a = {params_shape, params_rank, indices_shape, indices_rank, 0, batch_dims,
-                        elem_size, params, indices, index_type, mode, out};
-  return wg_gather_nd_run_args(pool, &a, err);
+  return wg_gather_nd_ex(pool, params, params_shape, params_rank, indices, index_type,
+                         indices_shape, indices_rank, batch_dims, elem_size, mode,
+                         WG_NEGATIVE_WRAP, out, err);
 }

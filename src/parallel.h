@@ -8,6 +8,10 @@
  * the caller thread takes tiles too and returns when every tile is done. */
 typedef void (*wg_task_fn)(void* ctx, size_t start, size_t count);
 
+/* Bytes of output a tile should make: large enough to amortize handing it out, small enough to
+ * balance (the ops' tile sizes). */
+#define WG_TILE_BYTES (16 * 1024)
+
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile);
 
 #ifdef WG_TEST_HOOKS

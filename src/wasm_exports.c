@@ -13,6 +13,8 @@ typedef struct wg_call {
   int32_t op;      /* position in src/ops.def */
   size_t data_shape[WG_MAX_RANK];
   size_t index_shape[WG_MAX_RANK];
+  size_t scale_shape[WG_MAX_RANK]; /* gather_block_quantized: args.quant's two shapes */
+  size_t zp_shape[WG_MAX_RANK];
   size_t out_shape[WG_MAX_RANK];
   size_t out_rank;
   wg_error_info err;
@@ -37,6 +39,8 @@ static const struct {
 static int prepare(wg_call* c) {
   c->args.data_shape = c->data_shape;
   c->args.index_shape = c->index_shape;
+  c->args.quant.scale_shape = c->scale_shape;
+  c->args.quant.zp_shape = c->zp_shape;
   return c->op >= 0 && c->op < WG_OP_COUNT;
 }
 
@@ -86,12 +90,18 @@ static const abi_entry abi[] = {
     CONSTANT(WG_ERR_AXIS), CONSTANT(WG_ERR_BATCH_DIMS_RANGE), CONSTANT(WG_ERR_BATCH_DIMS_AFTER_AXIS),
     CONSTANT(WG_ERR_BATCH_DIMS_RANKS), CONSTANT(WG_ERR_BATCH_SHAPE), CONSTANT(WG_ERR_INDEX_SHAPE),
     CONSTANT(WG_ERR_INDEX_DEPTH), CONSTANT(WG_ERR_INDEX_OUT_OF_RANGE), CONSTANT(WG_ERR_SIZE_OVERFLOW),
-    CONSTANT(WG_ERR_OUT_OF_MEMORY),
-    /* wg_arg, wg_index_type, wg_oob_mode */
+    CONSTANT(WG_ERR_OUT_OF_MEMORY), CONSTANT(WG_ERR_BITS), CONSTANT(WG_ERR_BLOCK_SIZE),
+    CONSTANT(WG_ERR_QUANTIZE_AXIS_PACKED), CONSTANT(WG_ERR_SCALES_SHAPE),
+    CONSTANT(WG_ERR_ZERO_POINTS_SHAPE),
+    /* wg_arg, wg_index_type, wg_oob_mode, wg_negative_mode, wg_quant_type, wg_scale_type */
     CONSTANT(WG_ARG_NONE), CONSTANT(WG_ARG_DATA), CONSTANT(WG_ARG_INDICES), CONSTANT(WG_ARG_AXIS),
-    CONSTANT(WG_ARG_BATCH_DIMS), CONSTANT(WG_ARG_OUT),
+    CONSTANT(WG_ARG_BATCH_DIMS), CONSTANT(WG_ARG_OUT), CONSTANT(WG_ARG_SCALES),
+    CONSTANT(WG_ARG_ZERO_POINTS), CONSTANT(WG_ARG_QUANTIZE_AXIS),
+    CONSTANT(WG_QUANT_UINT8), CONSTANT(WG_QUANT_UINT4), CONSTANT(WG_QUANT_INT4),
+    CONSTANT(WG_SCALE_F32), CONSTANT(WG_SCALE_F16), CONSTANT(WG_SCALE_BF16),
     CONSTANT(WG_INDEX_I32), CONSTANT(WG_INDEX_U32), CONSTANT(WG_INDEX_I64), CONSTANT(WG_INDEX_U64),
     CONSTANT(WG_OOB_ERROR), CONSTANT(WG_OOB_ZERO), CONSTANT(WG_OOB_CLAMP),
+    CONSTANT(WG_NEGATIVE_WRAP), CONSTANT(WG_NEGATIVE_ERROR),
     /* the ops */
 #define WG_OP(name) {"WG_OP_" #name, WG_OP_##name},
 #include "ops.def"
@@ -99,9 +109,13 @@ static const abi_entry abi[] = {
     /* the call record */
     FIELD(op), FIELD(args.data_rank), FIELD(args.index_rank), FIELD(args.axis),
     FIELD(args.batch_dims), FIELD(args.elem_size), FIELD(args.data), FIELD(args.indices),
-    FIELD(args.index_type), FIELD(args.mode), FIELD(args.out), FIELD(data_shape),
+    FIELD(args.index_type), FIELD(args.mode), FIELD(args.negative_indices), FIELD(args.out), FIELD(data_shape),
     FIELD(index_shape), FIELD(out_shape), FIELD(out_rank), FIELD(err.arg), FIELD(err.dim),
     FIELD(err.value), FIELD(err.limit), FIELD(err.position),
+    FIELD(args.quant.quant_type), FIELD(args.quant.scale_type), FIELD(args.quant.bits),
+    FIELD(args.quant.block_size), FIELD(args.quant.quantize_axis), FIELD(args.quant.has_zero_points),
+    FIELD(args.quant.scale_rank), FIELD(args.quant.zp_rank), FIELD(args.scales),
+    FIELD(args.zero_points), FIELD(scale_shape), FIELD(zp_shape),
 };
 
 size_t wg_abi_count(void) { return sizeof abi / sizeof abi[0]; }

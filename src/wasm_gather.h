@@ -1,9 +1,10 @@
 /* wasm-gather public C API.
  *
- * Three gather ops over plain row-major tensors of any element width (1, 2, 4 or 8 bytes):
+ * Three gather ops (and a fourth over block-quantized tables) over plain row-major tensors of any element width (1, 2, 4 or 8 bytes):
  *   wg_gather    torch.gather / ONNX GatherElements / numpy.take_along_axis
  *   wg_gather_nd tf.gather_nd with batch_dims / ONNX GatherND / OpenVINO GatherND-8
  *   wg_take      tf.gather with axis and batch_dims / ONNX Gather / numpy.take
+ *   wg_gather_block_quantized  onnxruntime's com.microsoft.GatherBlockQuantized
  *
  * Every call returns a wg_status, one per rule broken; on failure *err (when not NULL) says
  * which argument and the values that broke it, and the output may be partly written. Each op has a *_shape function that only validates
@@ -40,10 +41,23 @@ typedef enum wg_status {
   WG_ERR_BATCH_SHAPE = 10,           /* params/indices batch dim differ (err->dim, value, limit) */
   WG_ERR_INDEX_SHAPE = 11,           /* gather: index.shape[d] > input.shape[d] (err->dim, value, limit) */
   WG_ERR_INDEX_DEPTH = 12,           /* gather_nd: indices.shape[-1] too large (err->value, err->limit) */
-  WG_ERR_INDEX_OUT_OF_RANGE = 13,    /* an index outside [-s, s) in WG_OOB_ERROR mode (err->position,
-                                        err->value, err->limit = s, err->dim = dimension indexed) */
-  WG_ERR_SIZE_OVERFLOW = 14,         /* the output's byte size does not fit in size_t */
+  WG_ERR_INDEX_OUT_OF_RANGE = 13,    /* an index outside [-s, s) in WG_OOB_ERROR mode, or a negative
+                                        one under WG_NEGATIVE_ERROR (err->position, err->value,
+                                        err->limit = s, err->dim = dimension indexed) */
+  WG_ERR_SIZE_OVERFLOW = 14,         /* the output's byte size does not fit in size_t (err->arg
+                                        out), or gather_block_quantized's table has more logical
+                                        elements than size_t counts (err->arg data), whatever
+                                        the output */
   WG_ERR_OUT_OF_MEMORY = 15,         /* the pool could not allocate (memory, mutex, condition) */
+  /* gather_block_quantized's own rules */
+  WG_ERR_BITS = 16,                  /* bits (err->value) is not 2, 4 or 8 for uint8 codes, not 4
+                                        for uint4/int4 (err->limit = the wg_quant_type) */
+  WG_ERR_BLOCK_SIZE = 17,            /* block_size (err->value) is not a power of 2 >= 16 */
+  WG_ERR_QUANTIZE_AXIS_PACKED = 18,  /* uint8 codes: quantize_axis (err->value) is not the last
+                                        axis (err->limit), along which the codes are packed */
+  WG_ERR_SCALES_SHAPE = 19,          /* scales' rank (err->dim = -1) or scales.shape[err->dim]
+                                        (err->value) is not what data and block_size make (err->limit) */
+  WG_ERR_ZERO_POINTS_SHAPE = 20,     /* the same for zero_points */
 } wg_status;
 
 /* Which argument an error is about. */
@@ -54,6 +68,9 @@ typedef enum wg_arg {
   WG_ARG_AXIS = 3,        /* dim / axis */
   WG_ARG_BATCH_DIMS = 4,
   WG_ARG_OUT = 5,
+  WG_ARG_SCALES = 6,        /* gather_block_quantized */
+  WG_ARG_ZERO_POINTS = 7,
+  WG_ARG_QUANTIZE_AXIS = 8,
 } wg_arg;
 
 typedef enum wg_index_type {
@@ -69,6 +86,46 @@ typedef enum wg_oob_mode {
   WG_OOB_ZERO = 1,  /* the element or slice it selects is zeros */
   WG_OOB_CLAMP = 2, /* wrap negatives, then clamp into [0, s-1]; zeros when s == 0 */
 } wg_oob_mode;
+
+/* What a negative index does (the *_ex functions; the others wrap). */
+typedef enum wg_negative_mode {
+  WG_NEGATIVE_WRAP = 0,  /* counts from the end, once: v in [-s, 0) selects s + v (numpy, ONNX) */
+  WG_NEGATIVE_ERROR = 1, /* every negative index is out of range, like v >= s (TensorFlow,
+                            PyTorch): WG_OOB_ERROR fails reporting it, WG_OOB_ZERO gives zeros,
+                            WG_OOB_CLAMP clamps it to 0 (as TensorFlow's clamp does) */
+} wg_negative_mode;
+
+/* gather_block_quantized: how the table's codes are stored
+ * (https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized). */
+typedef enum wg_quant_type {
+  WG_QUANT_UINT8 = 0, /* `8 / bits` codes per byte along the last axis, lowest bits first; the data
+                         shape is the stored one (its last dim times 8 / bits is the logical one) */
+  WG_QUANT_UINT4 = 1, /* two codes per byte, flat row-major, element 0 in the low nibble; the data
+                         shape is the logical one */
+  WG_QUANT_INT4 = 2,  /* as uint4, the codes signed (-8..7) */
+} wg_quant_type;
+
+/* The type of the scales, which is the output's. */
+typedef enum wg_scale_type {
+  WG_SCALE_F32 = 0,
+  WG_SCALE_F16 = 1,  /* IEEE binary16 bits */
+  WG_SCALE_BF16 = 2, /* bfloat16 bits */
+} wg_scale_type;
+
+/* gather_block_quantized's description of the table: how it is quantized, and the shapes of its
+ * scales and (when has_zero_points) zero points. */
+typedef struct wg_quant_desc {
+  int32_t quant_type;    /* wg_quant_type */
+  int32_t scale_type;    /* wg_scale_type */
+  int32_t bits;          /* 2, 4 or 8 for uint8; 4 for uint4 and int4 */
+  int32_t block_size;    /* a power of 2, at least 16 */
+  int32_t quantize_axis; /* in [-rank, rank); the last axis for uint8 */
+  int32_t has_zero_points;
+  const size_t* scale_shape;
+  size_t scale_rank;
+  const size_t* zp_shape;
+  size_t zp_rank;
+} wg_quant_desc;
 
 /* Details of a failure. All fields are int64 so that a JS caller can read them as one
  * BigInt64Array; fields that do not apply are -1. */
@@ -133,6 +190,49 @@ wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape,
                   const void* indices, wg_index_type index_type, const size_t* indices_shape,
                   size_t indices_rank, int32_t axis, int32_t batch_dims, size_t elem_size,
                   wg_oob_mode mode, void* out, wg_error_info* err);
+
+/* The three ops with a policy for negative indices (the functions above are these with
+ * WG_NEGATIVE_WRAP); an unknown policy is WG_ERR_INVALID_ARGUMENT. */
+wg_status wg_gather_ex(wg_pool* pool, const void* input, const size_t* input_shape,
+                       size_t input_rank, int32_t dim, const void* index, wg_index_type index_type,
+                       const size_t* index_shape, size_t index_rank, size_t elem_size,
+                       wg_oob_mode mode, wg_negative_mode negative, void* out, wg_error_info* err);
+wg_status wg_gather_nd_ex(wg_pool* pool, const void* params, const size_t* params_shape,
+                          size_t params_rank, const void* indices, wg_index_type index_type,
+                          const size_t* indices_shape, size_t indices_rank, int32_t batch_dims,
+                          size_t elem_size, wg_oob_mode mode, wg_negative_mode negative, void* out,
+                          wg_error_info* err);
+wg_status wg_take_ex(wg_pool* pool, const void* params, const size_t* params_shape,
+                     size_t params_rank, const void* indices, wg_index_type index_type,
+                     const size_t* indices_shape, size_t indices_rank, int32_t axis,
+                     int32_t batch_dims, size_t elem_size, wg_oob_mode mode,
+                     wg_negative_mode negative, void* out, wg_error_info* err);
+
+/* com.microsoft.GatherBlockQuantized: take(dequantize(data), indices, gather_axis), dequantizing
+ * only the gathered rows: each value (q - zero_point) * scale, one float32 multiply, rounded to
+ * the scale type (nearest even). scales has the logical data shape with quantize_axis divided by
+ * block_size, rounded up; zero_points (NULL: 2^(bits-1) for uint8, 0 for uint4/int4) are packed
+ * as onnxruntime packs them: uint8 bits 8 one a byte; uint8 bits 2/4 `8 / bits` a byte along the
+ * last axis, each row starting on a byte; uint4/int4 two a byte, flat. out has the scales' type. */
+wg_status wg_gather_block_quantized_shape(const size_t* data_shape, size_t data_rank,
+                                          const size_t* indices_shape, size_t indices_rank,
+                                          int32_t gather_axis, const wg_quant_desc* q,
+                                          size_t* out_shape, size_t* out_rank, wg_error_info* err);
+wg_status wg_gather_block_quantized(wg_pool* pool, const uint8_t* data, const size_t* data_shape,
+                                    size_t data_rank, const void* indices, wg_index_type index_type,
+                                    const size_t* indices_shape, size_t indices_rank,
+                                    int32_t gather_axis, const void* scales,
+                                    const uint8_t* zero_points, const wg_quant_desc* q,
+                                    wg_oob_mode mode, void* out, wg_error_info* err);
+/* The same with a policy for negative indices (wg_gather_block_quantized: WG_NEGATIVE_WRAP). */
+wg_status wg_gather_block_quantized_ex(wg_pool* pool, const uint8_t* data,
+                                       const size_t* data_shape, size_t data_rank,
+                                       const void* indices, wg_index_type index_type,
+                                       const size_t* indices_shape, size_t indices_rank,
+                                       int32_t gather_axis, const void* scales,
+                                       const uint8_t* zero_points, const wg_quant_desc* q,
+                                       wg_oob_mode mode, wg_negative_mode negative, void* out,
+                                       wg_error_info* err);
 
 #ifdef __cplusplus
 }

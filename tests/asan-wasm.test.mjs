@@ -65,6 +65,8 @@ const SUITES = [
   ['tests/kernels.test.mjs', {}],
   ['tests/bad-input.test.mjs', {}],
   ['tests/random.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
+  ['tests/quantized.test.mjs', { WG_QUANTIZED_CASES: RANDOM_CASES }],
+  ['tests/quantized-rounding.test.mjs', {}],
 ];
 for (const [file, env] of SUITES) {
   test(`${file} against the sanitized wasm build`, { skip, timeout: 600000 }, async (t) => {

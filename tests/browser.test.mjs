@@ -18,6 +18,7 @@ import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { packAndInstall } from './package/install.mjs';
+import { QUANTIZED_CASES } from './fixtures/runtime-smoke.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
@@ -197,7 +198,8 @@ describe('Chromium: the random cases', { skip: skipReason }, () => {
 // The packed package (npm pack, installed into a scratch app) in Chromium: a page importing it
 // through an import map, isolated (threads) and not (one thread, one warning), inside dedicated
 // workers, and an app bundled by Vite. Each runs its README example and the smoke suite
-// (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference).
+// (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference, and
+// gatherBlockQuantized's cases).
 describe('Chromium: the packed package', { skip: skipReason }, () => {
   let browser, pkg, viteDist;
   const servers = [];
@@ -257,6 +259,8 @@ describe('Chromium: the packed package', { skip: skipReason }, () => {
     assert.ok(out.seeds.total >= 20 && out.seeds.passed === out.seeds.total, JSON.stringify(out.seeds));
     assert.deepEqual(out.random.failures, []);
     assert.equal(out.random.passed, 300);
+    assert.deepEqual(out.quantized.failures, []);
+    assert.equal(out.quantized.passed, 2 * QUANTIZED_CASES);
     assert.match(out.error, /^RangeError: take: indices\[0\] = 3 is out of range/);
   }
   // Asking for 2 threads on a page that is not isolated warns once, saying why; an isolated page

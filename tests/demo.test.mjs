@@ -2,9 +2,13 @@
 // driven through playwright-core with Debian's Chromium (never a downloaded browser).
 //   - no page errors, console errors or failed requests, isolated and not;
 //   - every example in the picker renders the right output: seed examples against the values
-//     transcribed from the documents (and, for all of them, against common/reference.mjs), both
-//     the output the page computed and the numbers drawn in the output grid;
+//     transcribed from the documents (and, for all of them, against common/reference.mjs, or
+//     common/reference-quantized.mjs for gatherBlockQuantized), both the output the page computed
+//     and the numbers drawn in the output grid;
+//   - the self-check passes: every seed, and every gatherBlockQuantized example bit for bit;
 //   - hovering an output cell marks its source and index cells, hovering a data cell its outputs;
+//     for gatherBlockQuantized also the code's scale, zero point and dequantized value, and
+//     hovering a scale marks its block;
 //   - a library error is shown inline, and goes away when the input is fixed;
 //   - the benchmark panel runs a small workload and shows numbers;
 //   - a screenshot is written to build/demo-screenshot.png.
@@ -80,29 +84,51 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
       info: window.__wasmGatherDemo.info,
       passed: window.__wasmGatherDemo.passed,
       total: window.__wasmGatherDemo.total,
+      quantizedTotal: window.__wasmGatherDemo.quantizedTotal,
       failures: window.__wasmGatherDemo.results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`),
       presets: window.__wasmGatherDemo.playground.presets,
     }));
     assert.equal(state.status, 'done', state.error);
     assert.deepEqual(state.failures, []);
-    assert.equal(state.passed, seedExamples.length);
+    // Every seed, and every gatherBlockQuantized example against common/reference-quantized.mjs.
+    assert.equal(state.quantizedTotal, state.presets.filter((id) => id.startsWith('quantized-')).length);
+    assert.ok(state.quantizedTotal >= 3, `gatherBlockQuantized examples checked: ${state.quantizedTotal}`);
+    assert.equal(state.total, seedExamples.length + state.quantizedTotal);
+    assert.equal(state.passed, state.total);
     return { page, problems, state };
   }
 
-  /** Picks preset `id` in the Example select; returns the page's output, its reference and the grid. */
+  /**
+   * Picks preset `id` in the Example select; returns the page's output, its reference, the grid
+   * and (gatherBlockQuantized, whose float16 / bfloat16 output is bits) the text each output cell
+   * must show.
+   */
   async function pick(page, id) {
     await page.selectOption('#example', id);
     return page.evaluate(async () => {
       const { refOps } = await import('/common/reference.mjs');
       const { caller } = await import('/common/op-caller.mjs');
       const hook = window.__wasmGatherDemo.playground;
-      const { op, data, indices, attrs } = hook.call();
-      const r = caller(refOps, { op, opts: attrs })(data, indices);
+      const { op, data, indices, attrs, scales, zeroPoints } = hook.call();
+      let r;
+      let shown = null;
+      if (op === 'gatherBlockQuantized') {
+        const q = await import('/common/reference-quantized.mjs');
+        const { quantOpts } = await import('/web-demo/lib/ops.mjs');
+        const { fmtNum } = await import('/web-demo/lib/dom.mjs');
+        r = q.refGatherBlockQuantized(data, indices, scales, quantOpts(attrs, zeroPoints));
+        const decode = r.data instanceof Float32Array ? (v) => v : attrs.scaleType === 'bfloat16' ? q.bf16ToF32 : q.f16ToF32;
+        shown = Array.from(r.data, (v) => fmtNum(decode(v)));
+      } else {
+        r = caller(refOps, { op, opts: attrs })(data, indices);
+      }
       const cells = [...document.querySelectorAll('#picture .cell[data-role=out]')]
         .map((c) => [Number(c.dataset.flat), c.textContent]);
       return {
         ...hook.state(),
+        op,
         reference: { data: Array.from(r.data, Number), shape: Array.from(r.shape) },
+        shown,
         cells,
         playgroundState: document.querySelector('#playground').dataset.state,
       };
@@ -137,7 +163,9 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
         // The grid draws what was computed (all of it for small outputs, the first cells of large ones).
         assert.ok(r.cells.length > 0 || r.output.data.length === 0, `${what}: no output cells drawn`);
         if (r.output.data.length <= 100) assert.equal(r.cells.length, r.output.data.length, `${what}: cells drawn`);
-        for (const [flat, text] of r.cells) assert.equal(text, drawn(r.output.data[flat]), `${what}: output cell ${flat}`);
+        for (const [flat, text] of r.cells) {
+          assert.equal(text, r.shown ? r.shown[flat] : drawn(r.output.data[flat]), `${what}: output cell ${flat}`);
+        }
       }
 
       // Hover: OpenVINO example 5 (gatherND slices, batch_dims 1); output[0, 0] = params[0, 1, 0].
@@ -158,6 +186,57 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
       h = await hover('data', 0); // not gathered
       assert.equal(h.hlOut, '0');
       assert.match(h.info, /not gathered/);
+
+      assert.ok(state.presets.some((id) => id.startsWith('quantized-')), 'no gatherBlockQuantized example');
+
+      // gatherBlockQuantized, 4-bit table [6, 24] in blocks of 16, rows 4, -1, 1: the codes, the
+      // scales and the dequantized table are drawn, the gathered rows coloured, blocks marked.
+      let q = await pick(page, 'quantized-0');
+      assert.deepEqual(q.output.shape, [3, 24]);
+      const counts = await page.evaluate(() => {
+        const n = (sel) => document.querySelectorAll(`#picture ${sel}`).length;
+        return {
+          codes: n('.cell[data-role=data]'), scales: n('.cell[data-role=scales]'), table: n('.cell[data-role=table]'),
+          paintedCodes: n('.cell.painted[data-role=data]'), paintedTable: n('.cell.painted[data-role=table]'),
+          paintedScales: n('.cell.painted[data-role=scales]'), blockStarts: n('.cell.block-start[data-role=data]'),
+          call: document.querySelector('#call').textContent,
+        };
+      });
+      assert.deepEqual(counts, {
+        codes: 144, scales: 12, table: 144, paintedCodes: 72, paintedTable: 72, paintedScales: 6, blockStarts: 6,
+        call: 'gatherBlockQuantized(data, indices, scales, { bits: 4, blockSize: 16 })',
+      });
+      h = await hover('out', 5); // output[0, 5] <- row 4, column 5: block [4, 0], scale 0.5
+      assert.deepEqual([h.hlData, h.hlTable, h.hlScales, h.hlIndices, h.hlOut], ['1', '1', '1', '1', '1'], JSON.stringify(h));
+      assert.match(h.info, /^output\[0, 5\] ← codes\[4, 5\], chosen by indices\[0\] = 4 \(axis 0\): \(q (\d+) − zero point 8 \(default\)\) × scale 0\.5 = (\S+) \(block \[4, 0\]\)$/);
+      const [, qv, value] = /\(q (\d+) .* = (\S+) \(/.exec(h.info);
+      assert.equal(Number(value), (Number(qv) - 8) * 0.5);
+      assert.equal(Number(value), q.output.data[5]);
+      h = await hover('scales', 8); // scales[4, 0]: the first 16 codes of row 4, gathered once
+      assert.deepEqual([h.hlData, h.hlTable, h.hlOut, h.hlIndices], ['16', '16', '16', '1'], JSON.stringify(h));
+      assert.match(h.info, /^scales\[4, 0\] = 0\.5 → output \[0, 0\], \[0, 1\]/);
+      h = await hover('data', 0); // row 0 is not gathered
+      assert.equal(h.hlOut, '0');
+      assert.match(h.info, /codes\[0, 0\] = \d+: not gathered/);
+      // A bad block size is the library's RangeError, inline; a good one fixes it.
+      await page.fill('#attr-blocksize', '24');
+      await page.waitForFunction(() => document.querySelector('#playground').dataset.state === 'error');
+      assert.match(await page.textContent('#op-error'), /^RangeError gatherBlockQuantized: opts\.blockSize 24 must be a power of 2, at least 16/);
+      await page.fill('#attr-blocksize', '32'); // blocks of 32: scales [6, 1] now
+      await page.waitForFunction(() => document.querySelector('#playground').dataset.state === 'error');
+      assert.match(await page.textContent('#op-error'), /gatherBlockQuantized: .*scales/);
+      await page.fill('#scales-values', '[0.5, 0.25, 1, 0.125, 2, 0.25]');
+      await page.fill('#scales-shape', '6, 1');
+      await page.waitForFunction(() => document.querySelector('#playground').dataset.state === 'ok');
+      q = await pick(page, 'quantized-0'); // back to the preset
+      assert.equal(q.error, null);
+      // The int4 example: float16 output (bits), drawn as values.
+      q = await pick(page, 'quantized-1');
+      assert.equal(q.error, null);
+      assert.match(await page.textContent('#out-text'), /^float16 \(a Uint16Array of its bits\) \[2, 2, 20\]/);
+      // 2-bit along axis 1 with 'zero': index 25 is out of range, its output column zeroed.
+      await pick(page, 'quantized-2');
+      assert.equal(await page.locator('#picture .cell.zeroed[data-role=out]').count(), 3);
 
       // 'zero' starter: the out-of-range tuple's output row is drawn as zeroed.
       const zeroId = 'starter-4';
@@ -215,6 +294,9 @@ describe('web demo in Chromium', { skip: skipReason }, () => {
       assert.match(await page.textContent('#bench-runtime'), /simd with 1 thread .*not cross-origin isolated/);
       const r = await pick(page, 'seed-10'); // tf batched params and indices, batch_dims = 1 (#1)
       assert.deepEqual(r.output, { data: seedExamples[10].expected.data, shape: seedExamples[10].expected.shape });
+      const q = await pick(page, 'quantized-1'); // int4, zero points, float16 scales
+      assert.equal(q.error, null);
+      assert.deepEqual(q.output, q.reference);
       assert.deepEqual(problems, [], 'page errors, console errors or failed requests');
     } finally {
       await page.close().catch(() => {});

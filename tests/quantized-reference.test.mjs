@@ -2,105 +2,14 @@
 // default wasm build, bit for bit, on seeded random cases; and, as asserted facts, what
 // onnxruntime-web 1.30 refuses or does differently (docs/gather-block-quantized.md).
 import assert from 'node:assert/strict';
-import { before, describe, test } from 'node:test';
-import * as ort from 'onnxruntime-web';
-import { gatherBlockQuantizedModel } from '../bench/peers/onnx-model.mjs';
+import { describe, test } from 'node:test';
 import { bytesOf, sameBytes } from '../common/bytes.mjs';
 import { refTake } from '../common/reference.mjs';
 import { f16ToF32, f32ToBf16, refGatherBlockQuantized } from '../common/reference-quantized.mjs';
-import { numel } from '../common/shape.mjs';
-import { Rng } from './rng.mjs';
+import { describeCase, randomCase, reference, refOpts } from './quantized-cases.mjs';
+import { runOrt, session } from './quantized-ort.mjs';
 
 const CASES = 48;
-
-before(() => {
-  ort.env.wasm.numThreads = 1; // no worker threads: the process exits when the tests end
-});
-
-// ---------------------------------------------------------------------------------------------
-// A case: the reference's arguments; the model is built from the same bytes.
-
-/** An onnxruntime session holding the case's table, scales and zero points as initializers. */
-function session(c) {
-  const packed = c.quantType === 'uint8';
-  const attrs = { gather_axis: c.gatherAxis, quantize_axis: c.quantizeAxis, block_size: c.blockSize, bits: c.bits };
-  const model = gatherBlockQuantizedModel({
-    dataType: c.quantType, data: c.data.data, dataShape: c.data.shape,
-    scaleType: c.scaleType, scales: c.scales.data, scalesShape: c.scales.shape,
-    zeroPoints: c.zeroPoints?.data, zeroPointsShape: c.zeroPoints?.shape,
-    indicesType: c.indicesType, attrs: packed ? attrs : { ...attrs, bits: c.bits ?? 4 },
-  });
-  return ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
-}
-
-const refOpts = (c, extra) => ({
-  quantType: c.quantType, bits: c.bits, scaleType: c.scaleType === 'float32' ? undefined : c.scaleType,
-  zeroPoints: c.zeroPoints, gatherAxis: c.gatherAxis, quantizeAxis: c.quantizeAxis, blockSize: c.blockSize, ...extra,
-});
-
-const reference = (c, indices, extra) => refGatherBlockQuantized(c.data, indices, c.scales, refOpts(c, extra));
-
-async function runOrt(s, c, indices) {
-  const { out } = await s.run({ indices: new ort.Tensor(c.indicesType, indices.data, indices.shape) });
-  const result = { data: out.data, shape: out.dims.slice() };
-  out.dispose();
-  return result;
-}
-
-// Random float16 bits, finite, any exponent (so products overflow and go subnormal too).
-const randomF16 = (rng) => (rng.int(0, 1) << 15) | (rng.int(0, 30) << 10) | rng.int(0, 1023);
-const randomF32 = (rng) => Math.fround((rng.next() - 0.5) * 2 ** rng.int(-20, 20));
-const randomBytes = (rng, n) => Uint8Array.from({ length: n }, () => rng.int(0, 255));
-
-function randomIndices(rng, s, type, negative) {
-  const shape = Array.from({ length: rng.int(0, 2) }, () => rng.int(1, 4));
-  const values = Array.from({ length: numel(shape) }, () => (negative ? rng.int(-s, -1) : rng.int(-s, s - 1)));
-  return { data: type === 'int64' ? BigInt64Array.from(values, BigInt) : Int32Array.from(values), shape };
-}
-
-/** Case `i`: quantType, bits and scale type cycle through every combination; the rest random. */
-function randomCase(i) {
-  const rng = new Rng(0x9b0 + i);
-  const quantType = ['uint8', 'uint4', 'int4'][i % 3];
-  const packed = quantType === 'uint8';
-  const bits = packed ? [2, 4, 8][Math.floor(i / 3) % 3] : undefined;
-  const scaleType = Math.floor(i / 9) % 2 ? 'float16' : 'float32';
-  const blockSize = rng.pick([16, 32, 64, 128, 256]);
-  const rank = rng.int(2, 3);
-  const per = packed ? 8 / bits : 1;
-  const shape = Array.from({ length: rank }, () => rng.int(1, 5)); // logical
-  const gatherAxis = packed ? 0 : rng.int(0, rank - 1);
-  const quantizeAxis = packed ? rank - 1 : rng.int(0, rank - 1);
-  // The quantize axis: a whole number of blocks plus a remainder, mostly not a multiple.
-  const q = blockSize * rng.int(0, 2) + rng.int(1, blockSize) * per;
-  shape[quantizeAxis] = packed ? q - (q % per) || per : Math.min(q, 300);
-  shape[gatherAxis] = rng.int(1, 7);
-  const n = numel(shape);
-  const stored = shape.slice();
-  if (packed) stored[rank - 1] /= per;
-  const data = { data: randomBytes(rng, packed ? n / per : Math.ceil(n / 2)), shape: packed ? stored : shape };
-  const scalesShape = shape.slice();
-  scalesShape[quantizeAxis] = Math.ceil(shape[quantizeAxis] / blockSize);
-  const ns = numel(scalesShape);
-  const scales = {
-    data: scaleType === 'float16' ? Uint16Array.from({ length: ns }, () => randomF16(rng)) : Float32Array.from({ length: ns }, () => randomF32(rng)),
-    shape: scalesShape,
-  };
-  let zeroPoints;
-  if (rng.chance(0.5)) {
-    const zpShape = scalesShape.slice();
-    if (packed) zpShape[rank - 1] = Math.ceil(zpShape[rank - 1] / per);
-    zeroPoints = { data: randomBytes(rng, packed ? numel(zpShape) : Math.ceil(ns / 2)), shape: zpShape };
-  }
-  const indicesType = rng.pick(['int32', 'int64']);
-  const s = shape[gatherAxis];
-  const indexSets = [randomIndices(rng, s, indicesType, false), randomIndices(rng, s, indicesType, true)];
-  return { quantType, bits, scaleType, blockSize, gatherAxis, quantizeAxis, data, scales, zeroPoints, indicesType, indexSets };
-}
-
-const describeCase = (c) =>
-  `${c.quantType}${c.bits ? ` bits ${c.bits}` : ''} [${c.data.shape}] block ${c.blockSize} ${c.scaleType}` +
-  `${c.zeroPoints ? ' zp' : ''} gather ${c.gatherAxis} quantize ${c.quantizeAxis} ${c.indicesType}`;
 
 // ---------------------------------------------------------------------------------------------
 

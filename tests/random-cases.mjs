@@ -10,7 +10,9 @@
 // Int16/Uint16/BigUint64), ranks (take: params 1..6, indices 0..4; gatherND: params 1..6,
 // indices 1..5; gather: 0..6), batchDims > 0, negative axis/dim/batchDims, negative indices,
 // zero-size dims, odd sizes, tiny and > 4 KB inner slices, large outputs, the three outOfRange
-// modes (with huge 64-bit indices), opts.out, and inputs left unchanged. In 'error' mode the
+// modes (with huge 64-bit indices), opts.negativeIndices 'error' in about a quarter of the
+// cases (any mode: its indices are non-negative but for the bad ones, which are negative or too
+// large), opts.out, and inputs left unchanged. In 'error' mode the
 // library must throw a RangeError whenever the reference does (also when the output is empty:
 // every index is checked) and match it otherwise.
 
@@ -42,7 +44,8 @@ const INDEX_CYCLE = [
   'Int32Array', 'Uint32Array', 'BigInt64Array', 'Array', 'Int32Array', 'BigInt64Array', 'Array',
   'Uint32Array', 'Int16Array', 'BigUint64Array', 'Int8Array', 'Uint8Array', 'Uint16Array',
 ];
-const INDEX_LIMITS = {
+/** Each index array type's range of values (also tests/quantized.test.mjs's). */
+export const INDEX_LIMITS = {
   Int8Array: [-(2n ** 7n), 2n ** 7n - 1n],
   Uint8Array: [0n, 2n ** 8n - 1n],
   Int16Array: [-(2n ** 15n), 2n ** 15n - 1n],
@@ -101,11 +104,20 @@ function randomBytes(R, Type, n) {
   return a;
 }
 
-/** An index value (BigInt) for a dimension of size s, representable in itype. */
-function indexValue(R, s, itype, oor) {
+/**
+ * An index value (BigInt) for a dimension of size s, representable in itype. negative: the
+ * case's opts.negativeIndices; under 'error' the valid values are [0, s) and every negative one
+ * is out of range.
+ */
+function indexValue(R, s, itype, oor, negative) {
   const [lo, hi] = INDEX_LIMITS[itype];
   const S = BigInt(s);
   const signed = lo < 0n;
+  if (negative === 'error') {
+    if (!oor && s > 0) return BigInt(R.int(0, s - 1));
+    const cands = [S, S + 1n, S + BigInt(R.int(2, 100)), -1n, -BigInt(R.int(1, Math.max(s, 1))), -S - 1n, lo, hi, ...HUGE];
+    return R.pick(cands.filter((v) => v >= lo && v <= hi && (v < 0n || v >= S)));
+  }
   if (!oor && s > 0) {
     let v = BigInt(R.int(0, s - 1));
     if (signed && R.chance(0.35)) v -= S; // negative index, counts from the end
@@ -117,17 +129,17 @@ function indexValue(R, s, itype, oor) {
 }
 
 /** Index tensor of `shape`; sizeAt(i) is the dimension size the i-th value indexes. */
-function makeIndices(R, shape, sizeAt, itype, mode) {
+function makeIndices(R, shape, sizeAt, itype, mode, negative) {
   const n = numel(shape);
   let oorRate = 0;
   let injectOne = false;
   if (mode === 'error') injectOne = n > 0 && R.chance(0.3);
   else oorRate = R.pick([0, 0.05, 0.2, 0.5]);
   const vals = [];
-  for (let i = 0; i < n; i++) vals.push(indexValue(R, sizeAt(i), itype, R.chance(oorRate)));
+  for (let i = 0; i < n; i++) vals.push(indexValue(R, sizeAt(i), itype, R.chance(oorRate), negative));
   if (injectOne) {
     const i = R.int(0, n - 1);
-    vals[i] = indexValue(R, sizeAt(i), itype, true);
+    vals[i] = indexValue(R, sizeAt(i), itype, true, negative);
   }
   let data;
   if (itype === 'Array') data = vals.map(Number);
@@ -170,7 +182,7 @@ function randomShape(R, rank, dv) {
   return shape;
 }
 
-function genTake(R, dtype, itype, mode, large) {
+function genTake(R, dtype, itype, mode, large, negative) {
   let P, Q, axis, b, pshape, ishape;
   if (large) {
     if (R.chance(0.5)) {
@@ -205,14 +217,14 @@ function genTake(R, dtype, itype, mode, large) {
   }
   const params = { data: fillData(R, dtype, numel(pshape)), shape: pshape };
   const s = pshape[axis];
-  const indices = makeIndices(R, ishape, () => s, itype, mode);
+  const indices = makeIndices(R, ishape, () => s, itype, mode, negative);
   const opts = {};
   if (axis !== 0 || R.chance(0.5)) opts.axis = R.chance(0.4) ? axis - P : axis;
   if (b !== 0 || R.chance(0.5)) opts.batchDims = R.chance(0.3) ? b - Q : b;
   return { args: [params, indices], opts };
 }
 
-function genGatherND(R, dtype, itype, mode, large) {
+function genGatherND(R, dtype, itype, mode, large, negative) {
   let P, Q, b, K, pshape, ishape;
   if (large) {
     if (R.chance(0.5)) {
@@ -245,13 +257,13 @@ function genGatherND(R, dtype, itype, mode, large) {
     maybeEmpty(R, pshape, ishape, b, Q - 1);
   }
   const params = { data: fillData(R, dtype, numel(pshape)), shape: pshape };
-  const indices = makeIndices(R, ishape, (i) => pshape[b + (i % K)], itype, mode);
+  const indices = makeIndices(R, ishape, (i) => pshape[b + (i % K)], itype, mode, negative);
   const opts = {};
   if (b !== 0 || R.chance(0.5)) opts.batchDims = b;
   return { args: [params, indices], opts };
 }
 
-function genGather(R, dtype, itype, mode, large) {
+function genGather(R, dtype, itype, mode, large, negative) {
   let r, d, ishape, xshape;
   if (large) {
     xshape = [R.int(2, 3), R.int(3, 7), R.int(700, 1500)];
@@ -279,7 +291,7 @@ function genGather(R, dtype, itype, mode, large) {
   }
   const input = { data: fillData(R, dtype, numel(xshape)), shape: xshape };
   const s = r === 0 ? 1 : xshape[d];
-  const index = makeIndices(R, ishape, () => s, itype, mode);
+  const index = makeIndices(R, ishape, () => s, itype, mode, negative);
   const dimsForAxis = Math.max(r, 1);
   const dimArg = R.chance(0.5) ? d - dimsForAxis : d;
   return { args: [input, dimArg, index], opts: {} };
@@ -296,8 +308,12 @@ export function genCase(op, n) {
   let itype = INDEX_CYCLE[Math.floor(n / DATA_TYPES.length) % INDEX_CYCLE.length];
   if (large && ['Int8Array', 'Uint8Array', 'Uint16Array', 'Int16Array'].includes(itype)) itype = 'Int32Array';
   const mode = R.pick(['error', 'error', 'zero', 'clamp']);
-  const c = GEN[op](R, dtype, itype, mode, large);
+  // drawn from a generator of its own, so that the 'wrap' cases are those of before the option
+  const negR = new Rng(seed ^ 0x6e656721);
+  const negative = negR.chance(0.25) ? 'error' : 'wrap';
+  const c = GEN[op](R, dtype, itype, mode, large, negative);
   if (mode !== 'error' || R.chance(0.3)) c.opts.outOfRange = mode;
+  if (negative === 'error' || negR.chance(0.1)) c.opts.negativeIndices = negative;
   // opts.out: 0 none, 1 TypedArray, 2 {data, shape}
   // Some tensors are views at an offset into a larger buffer (odd byte offsets for 1-byte types).
   const views = [];

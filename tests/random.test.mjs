@@ -80,9 +80,9 @@ for (const cfg of CONFIGS) {
         ['gather', [f(new Uint8Array([7, 8, 9, 10]), [2, 2]), 1, f(new BigInt64Array([2n ** 40n, -1n, -(2n ** 40n), 1n]), [2, 2])]],
       ];
       for (const [op, args] of cases) {
-        for (const outOfRange of ['error', 'zero', 'clamp']) {
-          const opts = { outOfRange };
-          const what = `${op} ${JSON.stringify(args.map((a) => (isTensor(a) ? Array.from(a.data, String) : a)))} ${outOfRange}`;
+        for (const [outOfRange, negativeIndices] of ['error', 'zero', 'clamp'].flatMap((m) => [[m, 'wrap'], [m, 'error']])) {
+          const opts = { outOfRange, negativeIndices };
+          const what = `${op} ${JSON.stringify(args.map((a) => (isTensor(a) ? Array.from(a.data, String) : a)))} ${outOfRange} ${negativeIndices}`;
           let want;
           try {
             want = refOps[op](...args, opts);

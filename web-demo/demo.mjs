@@ -3,11 +3,13 @@
 //
 // For tests: <body data-status="loading"|"done"|"error" data-passed data-total data-variant
 // data-threads data-isolated>, and window.__wasmGatherDemo = { info, isolated, passed, total,
-// results, playground: { presets, select(id), state() } }.
+// quantizedTotal, results, playground: { presets, select(id), state(), call() } } (total counts
+// the seeds and the gatherBlockQuantized examples checked against their reference).
 import { $, el } from './lib/dom.mjs';
 import { createPlayground } from './lib/playground.mjs';
 import { createBenchPanel } from './lib/bench-panel.mjs';
-import { selfCheck } from './lib/selfcheck.mjs';
+import { quantizedCheck, selfCheck } from './lib/selfcheck.mjs';
+import { callQuantized, quantOpts } from './lib/ops.mjs';
 
 const DEFAULT_EXAMPLE = 'seed-17'; // OpenVINO example 5: slices with batch_dims = 1
 
@@ -31,10 +33,11 @@ async function main() {
   if (params.get('variant')) initOpts.variant = params.get('variant');
   if (params.get('threads')) initOpts.threads = Number(params.get('threads'));
 
-  const [api, seeds, ref] = await Promise.all([
+  const [api, seeds, ref, refQuantized] = await Promise.all([
     import('../js/index.mjs'),
     import('../common/seed-examples.mjs'),
     import('../common/reference.mjs'),
+    import('../common/reference-quantized.mjs'),
   ]);
   const examples = seeds.seedExamples;
   const t0 = performance.now();
@@ -63,13 +66,17 @@ async function main() {
   // The self-check builds the large shape-only tensors: let the page paint first.
   await new Promise((r) => setTimeout(r, 0));
   const t1 = performance.now();
-  const results = selfCheck(api, ref, examples);
+  const seedResults = selfCheck(api, { ...ref, refGatherBlockQuantized: refQuantized.refGatherBlockQuantized }, examples);
+  const quantResults = quantizedCheck(api, refQuantized, playground.presets, callQuantized, quantOpts);
+  const results = [...seedResults, ...quantResults];
   const passed = results.filter((r) => r.pass).length;
+  const count = (rs) => `${rs.filter((r) => r.pass).length}/${rs.length}`;
   const summary = $('#summary');
-  summary.textContent = `${passed}/${results.length} seed examples match the documents (${(performance.now() - t1).toFixed(0)} ms)`;
+  summary.textContent = `${count(seedResults)} seed examples match the documents, ${count(quantResults)} gatherBlockQuantized ` +
+    `examples match common/reference-quantized.mjs bit for bit (${(performance.now() - t1).toFixed(0)} ms)`;
   summary.className = `summary ${passed === results.length ? 'all-pass' : 'some-fail'}`;
   summary.title = results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`).join('\n');
-  Object.assign(hook, { passed, total: results.length, results });
+  Object.assign(hook, { passed, total: results.length, quantizedTotal: quantResults.length, results });
   Object.assign(document.body.dataset, { passed, total: results.length, status: 'done' });
 }
 

@@ -1,6 +1,9 @@
 // Turns bench/results.json's object into bench/RESULTS.md (a summary, the tables, ratios and the
 // issue's targets, each marked met or missed) and bench/ratios.svg (speed-ups over the fastest
 // peer). Nothing outside bench/ is written: README.md shows a copy of the summary.
+// Three suites: W (issue 3: take, gatherND, gather), Q (issue 11: gatherBlockQuantized) and T (issue
+// 12: tf.gather/tf.gatherND with tfjs's stock kernels and with wasm-gather/tfjs), each with its own
+// tables and targets; rows carry `suite` (absent in older results.json: W).
 import { writeFileSync } from 'node:fs';
 
 const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
@@ -17,7 +20,7 @@ const fmtBytes = (b) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(2)} MiB` : `${(
 
 /** Helpers over the result rows. */
 function index(report) {
-  const ok = report.results.filter((r) => !r.error);
+  const ok = report.results.filter((r) => !r.error && (r.suite ?? 'W') === 'W');
   const time = (impl, w) => ok.find((r) => r.impl === impl && r.workload === w)?.medianMs;
   // The fastest peer in a mode on a workload: { impl, ms }.
   const fastestPeer = (mode, w) => ok.filter((r) => r.family === 'peer' && r.mode === mode && r.workload === w)
@@ -97,14 +100,27 @@ export function targets(report) {
 }
 
 function markdown(report) {
-  const { ok, time, fastestPeer, wg } = index(report);
-  const W = report.workloads.map((w) => w.id);
   const L = [];
   L.push('# Benchmark results', '');
+  const dates = report.suiteDates ?? {};
+  const mixed = Object.values(dates).some((d) => d !== report.date);
   L.push(`${report.date}, ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}` +
     `${report.quick ? ' (quick run: short budgets, figures are rough)' : ''}; ${report.seconds.toFixed(0)} s in all. ` +
-    'Produced by `npm run bench`. Times are medians per call; float32 data, int32 indices, random valid indices; ' +
-    'every output was checked bitwise equal to `common/reference.mjs` before it was timed.', '');
+    'Produced by `npm run bench`. Times are medians per call, each output checked bitwise equal to the reference ' +
+    '(`common/reference.mjs`, `common/reference-quantized.mjs`) before it was timed, then called for 100 ms before its ' +
+    'samples were taken (a fresh wasm instance and the JS around it tier up meanwhile).' +
+    (mixed ? ` This file joins runs of different dates (\`--only\`): ${Object.entries(dates).map(([k, d]) => `${k} workloads ${d}`).join(', ')}.` : ''), '');
+  if (report.workloads?.length) wMarkdown(report, L);
+  if (report.qWorkloads?.length) qMarkdown(report, L);
+  if (report.tWorkloads?.length) tMarkdown(report, L);
+  return L.join('\n').trimEnd() + '\n';
+}
+
+function wMarkdown(report, L) {
+  const { ok, time, fastestPeer, wg } = index(report);
+  const W = report.workloads.map((w) => w.id);
+  L.push('# W: take, gatherND, gather (issue 3)', '');
+  L.push('Float32 data, int32 indices, random valid indices.', '');
   L.push('Modes: **one-shot**: TypedArrays in, a new TypedArray out, everything copied per call (peers: inputs fed per run, ' +
     'tensors created and the output downloaded per call). **resident**: the data is in the library\'s memory ' +
     'beforehand (wasm-gather `upload`; onnxruntime-web: an initializer; tfjs: a kept tensor); per call the indices go in ' +
@@ -117,11 +133,12 @@ function markdown(report) {
     'implementation alike: on these VMs first-touching fresh memory costs about 3 ms per MiB, and whether a new output ' +
     'array got fresh pages depended on the heap\'s history, which made one-shot figures swing up to 8x between runs.', '');
   L.push('## Summary', '', summary(report), '');
+  if (report.qWorkloads?.length) L.push('Q workloads (gatherBlockQuantized, issue 11): see [the Q summary](#summary-q).', '');
   L.push('## Workloads', '', '| id | workload | output | indices |', '| --- | --- | --- | --- |');
   for (const w of report.workloads) L.push(`| ${w.id} | ${w.title} | ${fmtBytes(w.outBytes)} | ${fmtBytes(w.indexBytes)} |`);
   L.push('', '## Median time per call (ms) and GB/s ((output + index bytes) / time)', '');
   L.push(`| implementation | mode | ${W.join(' | ')} |`, `| --- | --- | ${W.map(() => '---:').join(' | ')} |`);
-  const impls = [...new Map(report.results.map((r) => [r.impl, r])).values()];
+  const impls = [...new Map(report.results.filter((r) => (r.suite ?? 'W') === 'W').map((r) => [r.impl, r])).values()];
   for (const r of impls) {
     const cells = W.map((w) => {
       const x = report.results.find((y) => y.impl === r.impl && y.workload === w);
@@ -162,7 +179,7 @@ function markdown(report) {
   for (const i of report.init) L.push(`| ${i.variant} | ${i.threads} | ${i.medianMs.toFixed(1)} |`);
   L.push('', '## Sizes', '', '| file | bytes | gzip |', '| --- | ---: | ---: |');
   for (const s of report.sizes) L.push(`| ${s.file} | ${s.bytes} | ${s.gzip} |`);
-  return L.join('\n') + '\n';
+  L.push('');
 }
 
 /** Horizontal bars, log scale: speed-up over the fastest peer in the same mode, per workload. */
@@ -235,5 +252,206 @@ function summary(report) {
 
 export function writeReport(report, mdPath, svgPath) {
   writeFileSync(mdPath, markdown(report));
-  writeFileSync(svgPath, svg(report));
+  if (report.workloads?.length) writeFileSync(svgPath, svg(report));
+}
+
+// ---- Q: gatherBlockQuantized (issue 11) ----
+
+const round16 = (n) => (n + 15) & ~15;
+const MEMCOPY = 'memory.copy of the output bytes (wasm)';
+const JS_Q = 'plain JS dequantizing loop';
+
+function qIndex(report) {
+  const ok = report.results.filter((r) => !r.error && r.suite === 'Q');
+  const row = (impl, w) => ok.find((r) => r.impl === impl && r.workload === w);
+  const time = (impl, w) => row(impl, w)?.medianMs;
+  const ort = (w, threads) => ok.filter((r) => r.peer === 'onnxruntime-web' && r.workload === w && (!threads || r.threads === threads))
+    .reduce((best, r) => (!best || r.medianMs < best.ms ? { impl: r.impl, ms: r.medianMs, threads: r.threads } : best), undefined);
+  const wg = (variant, threads, mode) => `wasm-gather ${variant} ${threads}T, ${RUNNER[mode]}`;
+  return { ok, row, time, ort, wg };
+}
+
+/** The targets of issue 11: { name, value, met, detail }. */
+export function qTargets(report) {
+  const { time, ort, wg, row } = qIndex(report);
+  const T = defaultThreads(report);
+  const out = [];
+  const add = (name, value, met, detail = '') => out.push({ name, value, met, detail });
+  const res = (w) => time(wg('simd-threaded', T, 'resident-new'), w);
+  for (const w of ['Q2', 'Q3', 'Q4']) {
+    const x = ort(w)?.ms / res(w);
+    add(`${w}: resident table, output to JS (a new array per call): at least 3x onnxruntime-web (its faster thread count)`, fmtX(x), x >= 3,
+      `${fmtMs(res(w))} vs ${fmtMs(ort(w)?.ms)}`);
+  }
+  add('Q1: resident table, output to JS: under 3 µs per call', fmtMs(res('Q1')), res('Q1') < 3e-3);
+  const x1 = ort('Q1')?.ms / res('Q1');
+  add('Q1: resident table, output to JS: at least 5x onnxruntime-web', fmtX(x1), x1 >= 5, `${fmtMs(res('Q1'))} vs ${fmtMs(ort('Q1')?.ms)}`);
+  for (const w of report.qWorkloads.map((q) => q.id)) {
+    const f = time(MEMCOPY, w) / time(wg('simd-threaded', T, 'in-wasm'), w);
+    add(`${w}: in-wasm throughput at least half of the memory.copy bound of the output bytes`, `${fmtX(f)} of the bound`, f >= 0.5,
+      `${fmtMs(time(wg('simd-threaded', T, 'in-wasm'), w))} vs ${fmtMs(time(MEMCOPY, w))}`);
+  }
+  // Peak wasm heap: the table is resident; a call may hold only its indices and its output.
+  let heapOk = true;
+  const detail = [];
+  for (const q of report.qWorkloads) {
+    const io = round16(q.indexBytes) + round16(q.outBytes);
+    for (const [mode, need] of [['resident-new', io], ['resident', io], ['resident-chained', round16(q.indexBytes)], ['in-wasm', 0]]) {
+      const r = row(wg('simd-threaded', T, mode), q.id);
+      if (!r) continue;
+      const good = r.peakCallBytes <= need && r.heapGrowth === 0;
+      heapOk &&= good;
+      detail.push(`${q.id} ${mode} ${r.peakCallBytes}/${need}${r.heapGrowth ? ` growth ${r.heapGrowth}` : ''}`);
+    }
+  }
+  if (!detail.length) heapOk = false; // nothing measured
+  add('peak wasm heap per call: the indices and the output only (table resident), heap in use unchanged after the calls',
+    detail.length ? (heapOk ? 'yes' : 'no') : 'not measured', heapOk,
+    `peak bytes / indices + output (each rounded to 16): ${detail.join(', ')}`);
+  return out;
+}
+
+/** The Q summary (README.md copies it): medians, ratios and targets. */
+function qSummary(report) {
+  const { time, ort, wg } = qIndex(report);
+  const T = defaultThreads(report);
+  const Q = report.qWorkloads.map((w) => w.id);
+  const L = [`Median time per call, ${report.machine.cores} cores, Node ${report.machine.node}, ${(report.suiteDates?.Q ?? report.date).slice(0, 10)}` +
+    ` (wasm-gather as \`init()\` sets it up here: simd-threaded, ${T} threads; ms unless marked µs):`, ''];
+  L.push(`| | ${Q.join(' | ')} |`, `| --- | ${Q.map(() => '---:').join(' | ')} |`);
+  const line = (name, f) => L.push(`| ${name} | ${Q.map((w) => fmtMs(f(w))).join(' | ')} |`);
+  line('wasm-gather, resident table, output to JS (new array)', (w) => time(wg('simd-threaded', T, 'resident-new'), w));
+  line('wasm-gather, resident table, output into a reused array', (w) => time(wg('simd-threaded', T, 'resident'), w));
+  line('wasm-gather, output kept in wasm', (w) => time(wg('simd-threaded', T, 'resident-chained'), w));
+  line('wasm-gather, in-wasm (kernel + call)', (w) => time(wg('simd-threaded', T, 'in-wasm'), w));
+  line('wasm-gather simd, 1 thread, output to JS (new array)', (w) => time(wg('simd', 1, 'resident-new'), w));
+  line('memory.copy of the output (bound)', (w) => time(MEMCOPY, w));
+  line('onnxruntime-web 1.30, 1 thread', (w) => ort(w, 1)?.ms);
+  line('onnxruntime-web 1.30, 2 threads', (w) => ort(w, 2)?.ms);
+  line('plain JS dequantizing loop', (w) => time(JS_Q, w));
+  L.push('');
+  L.push(`| ratio | ${Q.join(' | ')} |`, `| --- | ${Q.map(() => '---:').join(' | ')} |`);
+  const ratio = (name, f) => L.push(`| ${name} | ${Q.map((w) => fmtX(f(w))).join(' | ')} |`);
+  ratio('onnxruntime-web (faster of 1/2 threads) / wasm-gather, output to JS (new array)', (w) => ort(w)?.ms / time(wg('simd-threaded', T, 'resident-new'), w));
+  ratio('onnxruntime-web / wasm-gather, output kept in wasm', (w) => ort(w)?.ms / time(wg('simd-threaded', T, 'resident-chained'), w));
+  ratio('plain JS loop / wasm-gather, output to JS (new array)', (w) => time(JS_Q, w) / time(wg('simd-threaded', T, 'resident-new'), w));
+  ratio('in-wasm throughput / memory.copy bound', (w) => time(MEMCOPY, w) / time(wg('simd-threaded', T, 'in-wasm'), w));
+  ratio('in-wasm: 1 thread / 2 threads', (w) => time(wg('simd-threaded', 1, 'in-wasm'), w) / time(wg('simd-threaded', 2, 'in-wasm'), w));
+  L.push('', '| target (issue 11) | measured | met |', '| --- | --- | --- |');
+  for (const t of qTargets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  return L.join('\n');
+}
+
+function qMarkdown(report, L) {
+  const { ok, row, wg } = qIndex(report);
+  const T = defaultThreads(report);
+  const Q = report.qWorkloads.map((w) => w.id);
+  L.push('# Q: gatherBlockQuantized (issue 11)', '');
+  L.push('Block-quantized embedding tables (seeded random codes, positive scales, random zero points), int32 indices uniform over ' +
+    'the rows. Every output was checked bitwise equal to `refGatherBlockQuantized` (`common/reference-quantized.mjs`, computed ' +
+    'for the gathered rows only) before it was timed. Resident table everywhere: wasm-gather `upload()`s the codes, scales and zero ' +
+    'points once (int4 with `upload(t, { quantType: \'int4\' })`); onnxruntime-web 1.30 (default wasm build, wasm EP) has them as ' +
+    'initializers of a one-node `com.microsoft.GatherBlockQuantized` model, the indices its only input, and returns a new array per ' +
+    'run; the plain JS loop (`common/js-loops.mjs`) reads the JS arrays. wasm-gather modes: *resident, new array per call* (as ' +
+    'onnxruntime returns its output: the targets\' mode), *resident* (into a reused `opts.out` array), *resident, output kept in ' +
+    'wasm* (a resident `opts.out`), *in-wasm* (indices and output resident too: the kernel and the call). GB/s: (output + index ' +
+    'bytes) / time.', '');
+  L.push('## Summary (Q)', '', qSummary(report), '');
+  L.push('## Workloads (Q)', '', '| id | workload | table (codes + scales + zero points) | output | indices | output hash (FNV-1a) |', '| --- | --- | ---: | ---: | ---: | --- |');
+  for (const w of report.qWorkloads) L.push(`| ${w.id} | ${w.title} | ${fmtBytes(w.tableBytes)} | ${fmtBytes(w.outBytes)} | ${w.indexBytes} B | ${w.outputHash} |`);
+  L.push('', '## Median time per call (ms) and GB/s (Q)', '');
+  L.push(`| implementation | mode | ${Q.join(' | ')} |`, `| --- | --- | ${Q.map(() => '---:').join(' | ')} |`);
+  const rows = report.results.filter((r) => r.suite === 'Q');
+  for (const r of [...new Map(rows.map((x) => [x.impl, x])).values()]) {
+    const cells = Q.map((w) => {
+      const x = rows.find((y) => y.impl === r.impl && y.workload === w);
+      if (!x) return '';
+      if (x.error) return `error: ${x.error}`;
+      return `${fmtMs(x.medianMs)} (${x.gbps.toFixed(2)})`;
+    });
+    L.push(`| ${r.impl} | ${r.mode} | ${cells.join(' | ')} |`);
+  }
+  L.push('', `## Peak wasm heap per call (Q, wasm-gather simd-threaded ${T}T)`, '',
+    '| workload | mode | peak allocated by the call | indices + output (each rounded to 16) | heap in use after the timed calls minus before | resident table (uploads) | table bytes | wasm memory |',
+    '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |');
+  for (const q of report.qWorkloads) {
+    for (const mode of ['resident-new', 'resident', 'resident-chained', 'in-wasm']) {
+      const r = row(wg('simd-threaded', T, mode), q.id);
+      if (!r) continue;
+      const need = (mode === 'in-wasm' ? 0 : round16(q.indexBytes)) + (mode === 'resident-new' || mode === 'resident' ? round16(q.outBytes) : 0);
+      L.push(`| ${q.id} | ${mode} | ${r.peakCallBytes} B | ${need} B | ${r.heapGrowth} B | ${fmtBytes(r.residentBytes)} | ${fmtBytes(q.tableBytes)} | ${fmtBytes(r.memoryBytes)} |`);
+    }
+  }
+  L.push('', '(*resident* writes into a JS `opts.out` array: the output is still allocated in wasm for the call and copied out, as with a new array.)', '');
+  if (!ok.length) L.push('No Q results.', '');
+}
+
+// ---- T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs (issue 12) ----
+
+const T_BACKENDS = ['cpu', 'wasm'];
+
+function tIndex(report) {
+  const ok = report.results.filter((r) => !r.error && r.suite === 'T');
+  const row = (backend, variant, w, direct = false) => ok.find((r) => r.backend === backend && r.variant === variant &&
+    !!r.impl.includes('tf.gather with batchDims') === direct && r.workload === w);
+  const time = (...a) => row(...a)?.medianMs;
+  const ratio = (backend, w) => time(backend, 'stock', w) / time(backend, 'adapter', w);
+  return { ok, row, time, ratio };
+}
+
+/** The targets of issue 12's benchmark: { name, value, met, detail }. */
+export function tTargets(report) {
+  const { ratio } = tIndex(report);
+  const W = report.tWorkloads.map((w) => w.id);
+  const out = [];
+  const add = (name, value, met, detail = '') => out.push({ name, value, met, detail });
+  for (const [backend, x] of [['cpu', 20], ['wasm', 10]]) {
+    const r = ratio(backend, 'W1');
+    add(`W1: wasm-gather/tfjs at least ${x}x faster than stock tfjs-${backend}`, fmtX(r), r >= x);
+  }
+  const all = T_BACKENDS.flatMap((b) => W.map((w) => [`${b} ${w}`, ratio(b, w)]));
+  const worst = all.reduce((a, b) => (!(b[1] >= a[1]) ? b : a));
+  add('no workload slower than stock (either backend)', `min ${fmtX(worst[1])} (${worst[0]})`, all.every(([, x]) => x >= 1),
+    all.map(([k, x]) => `${k} ${fmtX(x)}`).join(', '));
+  return out;
+}
+
+function tSummary(report) {
+  const { time, ratio } = tIndex(report);
+  const W = report.tWorkloads.map((w) => w.id);
+  const L = [`Median ms per call, ${report.machine.cores} cores, Node ${report.machine.node}, ${(report.suiteDates?.T ?? report.date).slice(0, 10)}:`, ''];
+  L.push(`| | ${W.join(' | ')} |`, `| --- | ${W.map(() => '---:').join(' | ')} |`);
+  const line = (name, f) => L.push(`| ${name} | ${W.map((w) => f(w)).join(' | ')} |`);
+  for (const b of T_BACKENDS) {
+    line(`tfjs-${b}, stock kernels`, (w) => fmtMs(time(b, 'stock', w)));
+    line(`tfjs-${b}, wasm-gather/tfjs`, (w) => fmtMs(time(b, 'adapter', w)));
+    line(`**speed-up on ${b}** (stock / adapter)`, (w) => `**${fmtX(ratio(b, w))}**`);
+  }
+  line('tfjs-wasm, wasm-gather/tfjs, tf.gather with batchDims (¹)', (w) => fmtMs(time('wasm', 'adapter', w, true)));
+  line('speed-up on wasm, stock (workaround) / adapter (tf.gather with batchDims)', (w) => fmtX(time('wasm', 'stock', w) / time('wasm', 'adapter', w, true)));
+  L.push('', '(¹) W2, W4a, W4b only: the adapter makes tf.gather with batchDims right on the wasm backend (tfjs#8658), so an ' +
+    'application can drop the gatherND-on-tuples workaround the stock rows need.');
+  L.push('', '| target (issue 12) | measured | met |', '| --- | --- | --- |');
+  for (const t of tTargets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  return L.join('\n');
+}
+
+function tMarkdown(report, L) {
+  const { ok } = tIndex(report);
+  L.push('# T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs (issue 12)', '');
+  L.push('The W workloads through TensorFlow.js 4.22 (`@tensorflow/tfjs-core` with `tfjs-backend-cpu`, and `tfjs-backend-wasm`: ' +
+    'SIMD, no threads in Node), once with the backends\' own GatherV2/GatherNd kernels and once after ' +
+    '`registerKernels(tf, { backends: [backend] })` of `wasm-gather/tfjs` (wasm-gather as `init()` configures it by default). ' +
+    'The same application code in both: the data tensor is made once and kept across calls (an embedding table; the adapter ' +
+    'copies it into wasm-gather\'s memory on its second use, before timing); per call the int32 indices tensor is made, the op runs, ' +
+    'the output is read back with `dataSync()`, and the indices and output tensors are disposed. The calls are those of the ' +
+    'tfjs peer (`bench/peers/tfjs.mjs`): W2, W4a and W4b are `tf.gather(x, i, b, b)` on cpu and, on wasm, `tf.gatherND` on ' +
+    '(batch coords, index) tuples built per call (the stock wasm gather with batchDims is wrong: tfjs#8658). Each runner\'s ' +
+    'first call is checked to be served by the intended kernels (`kernelStats()`: no fallback), each output checked bitwise ' +
+    'equal to the reference before timing.', '');
+  L.push('## Summary (T)', '', tSummary(report), '');
+  const notes = [...new Set(ok.filter((r) => r.note).map((r) => `${r.impl}: ${r.note}`))];
+  if (notes.length) L.push('Notes:', '', ...notes.map((n) => `- ${n}`), '');
+  const errors = report.results.filter((r) => r.suite === 'T' && r.error);
+  if (errors.length) L.push('Errors:', '', ...errors.map((r) => `- ${r.impl} ${r.workload}: ${r.error}`), '');
 }

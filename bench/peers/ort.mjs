@@ -3,10 +3,12 @@
 //   one-shot: data and indices are both graph inputs, fed on every run.
 //   resident: data is an initializer of the model, so it is copied into ORT once, at setup.
 // Each mode runs with 1 and with 2 threads.
+// quantizedPeers(): com.microsoft.GatherBlockQuantized (issue 11's Q workloads), the table, scales
+// and zero points as initializers, the indices the only input: resident mode only.
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { freshInitMs } from './init-ms.mjs';
-import { gatherModel } from './onnx-model.mjs';
+import { gatherBlockQuantizedModel, gatherModel } from './onnx-model.mjs';
 
 const THREADS = [1, 2];
 const ortURL = pathToFileURL(createRequire(import.meta.url).resolve('onnxruntime-web')).href.replace(/\.js$/, '.mjs');
@@ -23,7 +25,7 @@ const COPY_HOOK = `export async function resolve(specifier, context, next) {
 
 let hooked = false;
 
-async function loadOrt(threads) {
+export async function loadOrt(threads) {
   if (!hooked) register(`data:text/javascript,${encodeURIComponent(COPY_HOOK)}`);
   hooked = true;
   const ort = await import(`${ortURL}?ortcopy=t${threads}`);
@@ -108,5 +110,54 @@ export async function peers() {
     const ort = await loadOrt(threads);
     out.push(runner(ort, threads, initMs, 'one-shot'), runner(ort, threads, initMs, 'resident'));
   }
+  return out;
+}
+
+// GatherBlockQuantized: one session per (table, thread count), shared by the workloads that use
+// the same table (Q1 and Q2), created on first use and released after the last of them.
+function quantizedRunner(ort, threads, workloads) {
+  const sessions = new Map(); // table key -> { promise, users }
+  const users = (key) => workloads.filter((w) => w.table === key).length;
+  return {
+    impl: `onnxruntime-web ${ort.env.versions.web} (table as initializer${threads > 1 ? `, ${threads} threads` : ''})`,
+    peer: 'onnxruntime-web',
+    mode: 'resident',
+    threads,
+    async setup(w, t) {
+      if (!sessions.has(w.table)) {
+        const { quantType, bits, blockSize } = w.opts;
+        const rank = t.data.shape.length;
+        const model = gatherBlockQuantizedModel({
+          dataType: quantType, data: t.data.data, dataShape: t.data.shape,
+          scaleType: t.scales.data instanceof Float32Array ? 'float32' : 'float16', scales: t.scales.data, scalesShape: t.scales.shape,
+          zeroPoints: t.zeroPoints?.data, zeroPointsShape: t.zeroPoints?.shape, indicesType: 'int32',
+          attrs: { gather_axis: 0, quantize_axis: rank - 1, block_size: blockSize, bits: bits ?? 4 },
+        });
+        sessions.set(w.table, { promise: ort.InferenceSession.create(model, { executionProviders: ['wasm'] }), users: users(w.table) });
+      }
+      const entry = sessions.get(w.table);
+      const session = await entry.promise;
+      return {
+        async run() {
+          const { out } = await session.run({ indices: new ort.Tensor('int32', t.indices.data, t.indices.shape) });
+          const data = out.data; // float32: Float32Array; float16: Uint16Array of bits (Node 20 has no Float16Array)
+          out.dispose();
+          return data;
+        },
+        async dispose() {
+          if (--entry.users === 0) {
+            sessions.delete(w.table);
+            await session.release();
+          }
+        },
+      };
+    },
+  };
+}
+
+/** The onnxruntime-web runners for the Q workloads (1 and 2 threads). */
+export async function quantizedPeers(workloads) {
+  const out = [];
+  for (const threads of THREADS) out.push(quantizedRunner(await loadOrt(threads), threads, workloads));
   return out;
 }

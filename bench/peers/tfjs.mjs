@@ -14,7 +14,7 @@ import { freshInitMs } from './init-ms.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
 // Node needs the directory of the backend's .wasm files given explicitly.
-const wasmDir = `${dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'))}/`;
+export const wasmDir = `${dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'))}/`;
 
 /**
  * (row..., col) tuples for gatherND: each index of a batched gather (b batch dims, shape
@@ -39,7 +39,7 @@ function withBatchCoords(idx, shape, b) {
  * How tfjs computes a workload: fn(x, i) on an indices tensor of shape `shape`, made from
  * prep(int32 indices) when the indices must be rewritten on every call.
  */
-function plan(backend, w, t) {
+export function plan(backend, w, t) {
   const { op, opts } = w;
   const iShape = t.indices.shape;
   const r = t.data.shape.length;

@@ -1,6 +1,6 @@
 // A build in which every number C and JS share differs from the real one: a copy of the sources
-// whose src/wasm_gather.h renumbers every status (WG_OK stays 0), argument code, index type and
-// out-of-range mode, and whose src/ops.def lists the ops in reverse, built (the Node glues of both
+// whose src/wasm_gather.h renumbers every status (WG_OK stays 0), argument code, index type,
+// out-of-range mode, negative-index policy, quant type and scale type, and whose src/ops.def lists the ops in reverse, built (the Node glues of both
 // variants) into a package-shaped folder with an unchanged copy of js/. tests/abi.test.mjs runs
 // the error, bad-input and seed suites against it: they pass only if JS holds none of the numbers.
 // Usage: node tests/abi/renumbered-build.mjs  (prints the folder; rebuilt when an input changed)
@@ -20,6 +20,9 @@ const RENUMBER = {
   wg_arg: (v) => 40 + v,
   wg_index_type: (v) => 3 - v,
   wg_oob_mode: (v) => 2 - v,
+  wg_negative_mode: (v) => 1 - v,
+  wg_quant_type: (v) => 9 - v,
+  wg_scale_type: (v) => 5 + v,
 };
 
 export function renumberHeader(text) {

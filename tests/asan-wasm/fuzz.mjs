@@ -36,7 +36,7 @@ async function loadHarness(variant) {
   const bytes = readFileSync(`${base}.wasm`);
   let memory;
   const m = await createRequire(import.meta.url)(`${base}.cjs`)({
-    wgWorkers: 3, // the threaded program: one pool of 2 threads per op, so one worker each
+    wgWorkers: OPS.length, // the threaded program: one pool of 2 threads per op, so one worker each
     // Instantiated here (the 3.1.6 glue cannot load its .wasm from a path in Node), keeping the
     // Memory: exported by the serial build, imported (shared) by the threaded one.
     instantiateWasm(imports, receive) {

@@ -1,16 +1,24 @@
 // The examples the editor can load: every seed example of the specifications
 // (common/seed-examples.mjs, grouped by op) and a few starters for what the seeds do not show
-// (they have no tf.gather example, nor out-of-range modes). A preset is
-//   { id, op, title, source, seed: the seed example or null, load(): { data, indices, attrs } }
+// (they have no tf.gather example, nor out-of-range modes, nor block-quantized tables). A preset is
+//   { id, op, title, source, seed: the seed example or null,
+//     load(): { data, indices, attrs, scales?, zeroPoints? } }
 // where load() may build large tensors (the shape-only seeds), so it runs only when chosen.
+// gatherBlockQuantized's presets also give its scales ({ data, shape }: a Float32Array, or
+// float16 / bfloat16 bits as attrs.scaleType says) and zero points (or null).
+import { encodeScales } from './quantized.mjs';
 
 const I32 = Int32Array;
+const copy = (x) => ({ data: x.data.slice(), shape: x.shape.slice() });
 const F32 = Float32Array;
 const t = (Type, values, shape) => ({ data: Type.from(values), shape });
 const iota = (n, from = 1) => Array.from({ length: n }, (_, i) => i + from);
 
-export const OPS = ['gather', 'gatherND', 'take'];
-export const OP_LABEL = { gather: 'gather (torch.gather)', gatherND: 'gatherND (tf.gather_nd)', take: 'take (tf.gather)' };
+export const OPS = ['gather', 'gatherND', 'take', 'gatherBlockQuantized'];
+export const OP_LABEL = {
+  gather: 'gather (torch.gather)', gatherND: 'gatherND (tf.gather_nd)', take: 'take (tf.gather)',
+  gatherBlockQuantized: 'gatherBlockQuantized (com.microsoft.GatherBlockQuantized)',
+};
 
 /** Attributes of a call, with the defaults the editor shows. */
 function attrsOf(opts = {}, dim) {
@@ -19,6 +27,72 @@ function attrsOf(opts = {}, dim) {
     axis: opts.axis ?? 0,
     batchDims: opts.batchDims ?? 0,
     outOfRange: opts.outOfRange ?? 'error',
+    // gatherBlockQuantized's (the editor shows them for that op only)
+    quantType: opts.quantType ?? 'uint8',
+    bits: opts.bits ?? 4,
+    blockSize: opts.blockSize ?? 128,
+    gatherAxis: opts.gatherAxis ?? 0,
+    quantizeAxis: opts.quantizeAxis ?? -1,
+    scaleType: opts.scaleType ?? 'float32',
+  };
+}
+
+// ---- block-quantized tables, built from their codes ----
+/** Codes (flat, row-major, each row of `cols`) packed `8 / bits` a byte along each row, lowest first. */
+function packRows(codes, cols, bits) {
+  const per = 8 / bits;
+  const rowBytes = Math.ceil(cols / per);
+  const rows = codes.length / cols;
+  const out = new Uint8Array(rows * rowBytes);
+  codes.forEach((v, i) => {
+    const r = Math.floor(i / cols);
+    const c = i % cols;
+    out[r * rowBytes + Math.floor(c / per)] |= (v & ((1 << bits) - 1)) << ((c % per) * bits);
+  });
+  return out;
+}
+/** 4-bit codes packed two a byte, flat, element 0 in the low nibble (int4 codes as -8..7). */
+function packNibbles(codes) {
+  const out = new Uint8Array(Math.ceil(codes.length / 2));
+  codes.forEach((v, i) => { out[i >> 1] |= (v & 15) << ((i & 1) * 4); });
+  return out;
+}
+const grid = (rows, cols, f) => Array.from({ length: rows * cols }, (_, i) => f(Math.floor(i / cols), i % cols));
+
+const QUANTIZED = [
+  {
+    title: "4-bit table (6 × 24 codes, blocks of 16): rows 4, -1 and 1, dequantized as they are gathered",
+    data: { data: packRows(grid(6, 24, (r, c) => (r * 5 + c * 3 + ((c * c) >> 2)) % 16), 24, 4), shape: [6, 12] },
+    indices: t(I32, [4, -1, 1], [3]),
+    scales: { values: [0.5, 0.25, 0.25, 1, 1, 0.5, 0.125, 0.5, 0.5, 2, 0.25, 0.125], shape: [6, 2] },
+    zeroPoints: null,
+    opts: { bits: 4, blockSize: 16 },
+  },
+  {
+    title: 'int4 codes with zero points and float16 scales, a 2-D index tensor',
+    data: { data: packNibbles(grid(4, 20, (r, c) => ((r * 7 + c * 5) % 16) - 8)), shape: [4, 20] },
+    indices: t(I32, [3, 0, 2, 3], [2, 2]),
+    scales: { values: [0.5, 0.25, 0.125, 1, 0.25, 0.5, 2, 0.75], shape: [4, 2] },
+    zeroPoints: { data: packNibbles([1, -2, 0, 3, -1, 2, 0, -3]), shape: [4, 2] },
+    opts: { quantType: 'int4', blockSize: 16, scaleType: 'float16' },
+  },
+  {
+    title: "2-bit codes with zero points, columns (gatherAxis 1), outOfRange 'zero'",
+    data: { data: packRows(grid(3, 20, (r, c) => (r + c * 3 + (c >> 2)) % 4), 20, 2), shape: [3, 5] },
+    indices: t(I32, [0, 19, 25, -4], [4]),
+    scales: { values: [0.5, 1, 0.25, 2, 1, 0.5], shape: [3, 2] },
+    zeroPoints: { data: packRows([1, 2, 2, 1, 3, 0], 2, 2), shape: [3, 1] },
+    opts: { bits: 2, blockSize: 16, gatherAxis: 1, outOfRange: 'zero' },
+  },
+];
+
+/** A quantized preset's tensors, fresh (the editor may keep them). */
+function loadQuantized(q) {
+  const attrs = attrsOf(q.opts);
+  return {
+    data: copy(q.data), indices: copy(q.indices), attrs,
+    scales: { data: encodeScales(q.scales.values, attrs.scaleType === 'float32' ? 'float32' : attrs.scaleType), shape: q.scales.shape.slice() },
+    zeroPoints: q.zeroPoints && copy(q.zeroPoints),
   };
 }
 
@@ -49,7 +123,6 @@ const STARTERS = [
   },
 ];
 
-const copy = (x) => ({ data: x.data.slice(), shape: x.shape.slice() });
 
 /** All presets: seeds first (in their order), then the starters. */
 export function presets(seedExamples) {
@@ -59,12 +132,19 @@ export function presets(seedExamples) {
       const [data, a1, a2] = ex.args;
       const indices = ex.op === 'gather' ? a2 : a1;
       // Large shape-only tensors are not copied: the editor never changes them in place.
-      return { data, indices, attrs: attrsOf(ex.opts, ex.op === 'gather' ? a1 : undefined) };
+      const attrs = attrsOf(ex.opts, ex.op === 'gather' ? a1 : undefined);
+      if (ex.op !== 'gatherBlockQuantized') return { data, indices, attrs };
+      if (!(a2.data instanceof Float32Array) && !ex.opts?.scaleType) attrs.scaleType = 'float16';
+      return { data, indices, attrs, scales: a2, zeroPoints: ex.opts?.zeroPoints ?? null };
     },
   }));
   STARTERS.forEach((s, i) => list.push({
     id: `starter-${i}`, op: s.op, title: s.title, source: 'demo starter', seed: null,
     load: () => ({ data: copy(s.data), indices: copy(s.indices), attrs: attrsOf(s.opts, s.dim) }),
+  }));
+  QUANTIZED.forEach((q, i) => list.push({
+    id: `quantized-${i}`, op: 'gatherBlockQuantized', title: q.title, source: 'demo starter', seed: null,
+    load: () => loadQuantized(q),
   }));
   return list;
 }

@@ -10,10 +10,11 @@ const MAX_ROWS = 10;
 const MAX_COLS = 12;
 
 /**
- * opts: { values, shape, role: 'data'|'indices'|'out', label, paint(flat) -> { hue, count } |
- * { zero: true } | null }. Returns { node, cells: Map(flat -> element) }.
+ * opts: { values, shape, role: 'data'|'indices'|'out'|'scales'|'zp'|'table', label, paint(flat)
+ * -> { hue, count } | { zero: true } | null, maxCols (default 12), marked(flat): true for a cell
+ * that starts a block (class block-start) }. Returns { node, cells: Map(flat -> element) }.
  */
-export function renderGrid({ values, shape, role, label, paint }) {
+export function renderGrid({ values, shape, role, label, paint, maxCols = MAX_COLS, marked }) {
   const cells = new Map();
   const rank = shape.length;
   const rows = rank >= 2 ? shape[rank - 2] : 1;
@@ -30,7 +31,7 @@ export function renderGrid({ values, shape, role, label, paint }) {
     return { node: fig, cells };
   }
   const showR = Math.min(rows, MAX_ROWS);
-  const showC = Math.min(cols, MAX_COLS);
+  const showC = Math.min(cols, maxCols);
   const maxSlices = Math.max(1, Math.min(MAX_SLICES, Math.floor(CELL_BUDGET / (showR * showC))));
   for (let s = 0; s < Math.min(slices, maxSlices); s++) {
     const grid = el('div', {
@@ -46,6 +47,7 @@ export function renderGrid({ values, shape, role, label, paint }) {
         const flat = (s * rows + r) * cols + c;
         const cell = el('span', { class: 'cell', 'data-flat': flat, 'data-role': role, tabindex: role === 'out' ? 0 : -1 },
           fmtNum(values[flat]));
+        if (marked?.(flat)) cell.classList.add('block-start');
         const p = paint?.(flat);
         if (p?.zero) cell.classList.add('zeroed');
         else if (p) {

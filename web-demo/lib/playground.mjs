@@ -1,19 +1,26 @@
 // The editor: a preset or an op, editable data / indices / attributes, the output recomputed on
 // every edit, and the picture (data, indices and output grids coloured by which index tuple
-// moved what where, with hover in every direction).
-import { unravel } from '../../common/shape.mjs';
+// moved what where, with hover in every direction). gatherBlockQuantized also has scales and
+// zero points, and its table is drawn as codes, zero points, scales and dequantized values
+// (lib/quantized.mjs), the rows it gathered coloured like the rest.
+import { numel, unravel } from '../../common/shape.mjs';
 import { $, el, fmtNum, fmtShape, unitHue } from './dom.mjs';
 import { DATA_TYPES, INDEX_TYPES, ParseError, dtypeName, formatNested, parseShape, parseValues } from './parse.mjs';
 import { OPS, OP_LABEL, presets } from './examples.mjs';
-import { NAMES, callOp, callText } from './ops.mjs';
+import { NAMES, QUANTIZED, callOp, callQuantized, callText, quantOpts } from './ops.mjs';
 import { provenance } from './provenance.mjs';
 import { renderGrid } from './grid.mjs';
 import { compare } from './selfcheck.mjs';
 import { fillTensorFieldset } from './tensor-fields.mjs';
+import { SCALE_TYPES, decodeScales, encodeScales, quantPicture, scaleTypeOf } from './quantized.mjs';
 
 const EDITABLE_MAX = 20000;     // tensors with more values are shown as a summary, not as text
 const RESIDENT_ABOVE = 1 << 20; // fixed (preset) data tensors larger than this are uploaded once
-const ATTR_OPS = { dim: ['gather'], axis: ['take'], batchDims: ['take', 'gatherND'] }; // which op has which
+const QUANT_COLS = 32;          // gatherBlockQuantized's grids show this many columns (two blocks of 16)
+const ATTR_OPS = { // which op has which
+  dim: ['gather'], axis: ['take'], batchDims: ['take', 'gatherND'],
+  bits: [QUANTIZED], blockSize: [QUANTIZED], gatherAxis: [QUANTIZED], quantizeAxis: [QUANTIZED], quantType: [QUANTIZED],
+};
 
 export function createPlayground(api, seedExamples) {
   const list = presets(seedExamples);
@@ -23,6 +30,10 @@ export function createPlayground(api, seedExamples) {
     dataValues: $('#data-values'), dataShape: $('#data-shape'), dataType: $('#data-type'),
     indValues: $('#indices-values'), indShape: $('#indices-shape'), indType: $('#indices-type'),
     dim: $('#attr-dim'), axis: $('#attr-axis'), batchDims: $('#attr-batchdims'), outOfRange: $('#attr-oor'),
+    scalesValues: $('#scales-values'), scalesShape: $('#scales-shape'), scalesType: $('#scales-type'),
+    zpValues: $('#zp-values'), zpShape: $('#zp-shape'), zpType: $('#zp-type'),
+    quantType: $('#attr-quanttype'), bits: $('#attr-bits'), blockSize: $('#attr-blocksize'),
+    gatherAxis: $('#attr-gatheraxis'), quantizeAxis: $('#attr-quantizeaxis'),
   };
   const view = { call: $('#call'), error: $('#op-error'), picture: $('#picture'), info: $('#hover-info'), outText: $('#out-text'), root: $('#playground') };
   // Tensors too large to edit as text (shape-only seeds): kept as they are, fields read-only.
@@ -55,6 +66,20 @@ export function createPlayground(api, seedExamples) {
     }
     for (const k of Object.keys(DATA_TYPES)) f.dataType.append(el('option', { value: k }, k));
     for (const k of Object.keys(INDEX_TYPES)) f.indType.append(el('option', { value: k }, k));
+    for (const k of Object.keys(SCALE_TYPES)) f.scalesType.append(el('option', { value: k }, k));
+    f.zpType.append(el('option', { value: 'uint8' }, 'uint8 (packed)'));
+  }
+
+  /** gatherBlockQuantized's scales (shown as numbers) and zero points (null: an empty field). */
+  function setQuantTensors(scales, zeroPoints, scaleType) {
+    const type = scales ? scaleTypeOf(scales.data, { scaleType }) : 'float32';
+    f.scalesValues.value = scales ? formatNested(decodeScales(scales.data, type), scales.shape) : '';
+    f.scalesShape.value = scales ? scales.shape.join(', ') : '';
+    f.scalesType.value = type;
+    f.zpValues.value = zeroPoints ? formatValues(zeroPoints) : '';
+    f.zpShape.value = zeroPoints ? zeroPoints.shape.join(', ') : '';
+    f.zpType.value = 'uint8';
+    for (const v of [f.scalesValues, f.zpValues]) v.rows = Math.min(8, Math.max(2, v.value.split('\n').length));
   }
 
   function setTensor(kind, t) {
@@ -67,7 +92,7 @@ export function createPlayground(api, seedExamples) {
       resident = null;
     }
     values.value = big ? `(${n.toLocaleString('en')} generated values: too many to edit here; ` +
-      `the picture shows the first ones)` : formatNested(t.data, t.shape);
+      `the picture shows the first ones)` : formatValues(t);
     shape.value = t.shape.join(', ');
     type.value = dtypeName(t.data);
     for (const x of [values, shape, type]) x.disabled = big;
@@ -77,15 +102,15 @@ export function createPlayground(api, seedExamples) {
   /** Loads preset `id` into the fields and recomputes. */
   function select(id) {
     const p = list.find((x) => x.id === id) ?? list[0];
-    const { data, indices, attrs } = p.load();
+    const { data, indices, attrs, scales, zeroPoints } = p.load();
     f.example.value = p.id;
     f.op.value = p.op;
     setTensor('data', data);
     setTensor('indices', indices);
-    f.dim.value = attrs.dim;
-    f.axis.value = attrs.axis;
-    f.batchDims.value = attrs.batchDims;
-    f.outOfRange.value = attrs.outOfRange;
+    setQuantTensors(scales, zeroPoints, attrs.scaleType);
+    for (const k of ['dim', 'axis', 'batchDims', 'outOfRange', 'quantType', 'bits', 'blockSize', 'gatherAxis', 'quantizeAxis']) {
+      f[k].value = attrs[k];
+    }
     current.presetId = p.id;
     preset = p;
     edited = false;
@@ -123,7 +148,20 @@ export function createPlayground(api, seedExamples) {
       dim: own('dim'), axis: own('axis'), batchDims: own('batchDims'),
       outOfRange: f.outOfRange.value,
     };
-    return { op, data, indices, attrs };
+    if (op !== QUANTIZED) return { op, data, indices, attrs };
+    Object.assign(attrs, {
+      quantType: f.quantType.value, bits: own('bits'), blockSize: own('blockSize'),
+      gatherAxis: own('gatherAxis'), quantizeAxis: own('quantizeAxis'), scaleType: f.scalesType.value,
+    });
+    const scales = {
+      data: encodeScales(parseValues('scales', f.scalesValues.value, Float64Array), attrs.scaleType),
+      shape: parseShape('scales shape', f.scalesShape.value),
+    };
+    const zeroPoints = f.zpValues.value.trim() === '' ? null : {
+      data: parseValues('zero points', f.zpValues.value, Uint8Array),
+      shape: parseShape('zero points shape', f.zpShape.value),
+    };
+    return { op, data, indices, attrs, scales, zeroPoints };
   }
 
   function dataArg(data) {
@@ -140,6 +178,9 @@ export function createPlayground(api, seedExamples) {
     const op = f.op.value;
     view.root.dataset.op = op;
     for (const [name, ops] of Object.entries(ATTR_OPS)) f[name].closest('.attr').hidden = !ops.includes(op);
+    for (const x of document.querySelectorAll('#editor [data-op], #playground .quant-hint, #playground .quant-legend')) {
+      x.hidden = op !== (x.dataset.op ?? QUANTIZED);
+    }
     $('#data-label').textContent = NAMES[op].data;
     $('#indices-label').textContent = NAMES[op].indices;
     let call;
@@ -149,18 +190,55 @@ export function createPlayground(api, seedExamples) {
     } catch (err) {
       return show({ error: err });
     }
-    view.call.textContent = callText(op, call.attrs);
+    view.call.textContent = callText(op, call.attrs, call.zeroPoints);
     let output;
     try {
-      output = callOp(api, op, dataArg(call.data), call.indices, call.attrs);
+      output = op === QUANTIZED ? callQuantized(api, call) : callOp(api, op, dataArg(call.data), call.indices, call.attrs);
     } catch (err) {
       return show({ error: err, call });
+    }
+    if (op === QUANTIZED) {
+      // The table's picture, and where each output element came from: take along the gather
+      // axis over the logical table (the same index rules), as for the other ops.
+      let quant;
+      let prov;
+      try {
+        quant = quantPicture(api, call, quantOpts(call.attrs, call.zeroPoints));
+        const takeAttrs = { dim: 0, axis: quant.gatherAxis, batchDims: 0, outOfRange: call.attrs.outOfRange };
+        prov = provenance(api, 'take', quant.shape, call.indices, takeAttrs, output.shape);
+      } catch (err) { // the call was accepted, so this is the page's own failure: say so
+        return show({ error: err, call });
+      }
+      return show({ call, output, prov, quant });
     }
     const prov = provenance(api, op, call.data.shape, call.indices, call.attrs, output.shape);
     return show({ call, output, prov });
   }
 
-  function show({ error, call, output, prov }) {
+  /** The grids of a call, each with the sign before it: { grid options..., sign }. */
+  function gridsOf(call, output, quant) {
+    const names = NAMES[call.op];
+    if (!quant) {
+      return [
+        { values: call.data.data, shape: call.data.shape, role: 'data', label: names.data },
+        { values: call.indices.data, shape: call.indices.shape, role: 'indices', label: names.indices, sign: '+' },
+        output && { values: output.data, shape: output.shape, role: 'out', label: 'output', sign: '→' },
+      ].filter(Boolean);
+    }
+    const wide = { maxCols: QUANT_COLS, marked: (p) => quant.blockStart(p) };
+    const zpLabel = call.zeroPoints ? 'zero points' : null;
+    return [
+      { values: quant.codes, shape: quant.shape, role: 'data', label: `${names.data} as codes`, name: 'codes', ...wide },
+      zpLabel && { values: quant.zeroPoints, shape: quant.scaleShape, role: 'zp', label: zpLabel, sign: '−', maxCols: QUANT_COLS },
+      { values: quant.scales, shape: quant.scaleShape, role: 'scales', label: `scales (${quant.scaleType})`, name: 'scales', sign: '×', maxCols: QUANT_COLS },
+      { values: quant.table, shape: quant.shape, role: 'table', label: 'dequantized table', name: 'dequantized', sign: '=', ...wide },
+      { values: call.indices.data, shape: call.indices.shape, role: 'indices', label: names.indices, sign: '+' },
+      { values: decodeScales(output.data, quant.scaleType), shape: output.shape, role: 'out', label: 'output', sign: '→',
+        maxCols: QUANT_COLS, marked: (p) => quant.blockStart(p, true) },
+    ].filter(Boolean);
+  }
+
+  function show({ error, call, output, prov, quant }) {
     current = { ...current, output: output ?? null, error: error ? `${error.name}: ${error.message}` : null };
     view.error.hidden = !error;
     view.error.replaceChildren(...(error ? [el('strong', {}, error.name), ' ', error.message] : []));
@@ -168,25 +246,29 @@ export function createPlayground(api, seedExamples) {
     note(output, error);
     view.info.textContent = error ? '' : 'Hover (or focus) a cell to see where it came from.';
     links = null;
-    const figs = [];
-    if (call) {
-      const names = NAMES[call.op];
-      links = prov ? link(call, output, prov, names) : null;
-      figs.push(renderGrid({ values: call.data.data, shape: call.data.shape, role: 'data', label: names.data, paint: links?.paintData }));
-      figs.push(renderGrid({ values: call.indices.data, shape: call.indices.shape, role: 'indices', label: names.indices, paint: links?.paintIndices }));
-      if (output) figs.push(renderGrid({ values: output.data, shape: output.shape, role: 'out', label: 'output', paint: links?.paintOut }));
-      if (links) links.cells = { data: figs[0].cells, indices: figs[1].cells, out: figs[2].cells };
+    const specs = call ? gridsOf(call, output, quant) : [];
+    const names = call && NAMES[call.op];
+    links = prov ? link(call, output, prov, names, quant) : null;
+    const figs = specs.map((g) => ({ sign: g.sign, role: g.role, ...renderGrid({ ...g, paint: links?.paint[g.role] }) }));
+    if (links) {
+      links.cells = Object.fromEntries(figs.map((g) => [g.role, g.cells]));
+      links.grids = Object.fromEntries(specs.map((g) => [g.role, g]));
     }
-    // Small tensors get bigger cells.
-    const sizes = call ? [call.data.data.length, call.indices.data.length, output?.data.length ?? 0] : [];
-    view.picture.classList.toggle('roomy', sizes.length > 0 && Math.max(...sizes) <= 48);
-    // Each grid after the first keeps its operator sign (+, →) with it when the row wraps.
-    view.picture.replaceChildren(...figs.map((g, i) => (i === 0 ? g.node
-      : el('div', { class: 'operand' }, el('span', { class: 'arrow', 'aria-hidden': 'true' }, i === 1 ? '+' : '→'), g.node))));
+    // Small tensors get bigger cells; a quantized table's grids smaller ones.
+    const sizes = specs.map((g) => g.values.length);
+    view.picture.classList.toggle('roomy', !quant && sizes.length > 0 && Math.max(...sizes) <= 48);
+    view.picture.classList.toggle('quant', Boolean(quant));
+    // Each grid after the first keeps its operator sign (+, →, ×, ...) with it when the row wraps.
+    view.picture.replaceChildren(...figs.map((g) => (!g.sign ? g.node
+      : el('div', { class: 'operand' }, el('span', { class: 'arrow', 'aria-hidden': 'true' }, g.sign), g.node))));
     const n = output?.data.length ?? 0;
+    // float16 / bfloat16 outputs are Uint16Arrays of bits: their values, then the bits.
+    const shown = quant && quant.scaleType !== 'float32' ? decodeScales(output.data, quant.scaleType) : output?.data;
+    const type = quant && quant.scaleType !== 'float32' ? `${quant.scaleType} (a Uint16Array of its bits)` : output && dtypeName(output.data);
     view.outText.textContent = !output ? ''
-      : n > 2000 ? `${dtypeName(output.data)} ${fmtShape(output.shape)}: ${n.toLocaleString('en')} values (see the picture)`
-      : `${dtypeName(output.data)} ${fmtShape(output.shape)}\n${formatNested(output.data, output.shape)}`;
+      : n > 2000 ? `${type} ${fmtShape(output.shape)}: ${n.toLocaleString('en')} values (see the picture)`
+      : `${type} ${fmtShape(output.shape)}\n${formatNested(shown, output.shape)}` +
+        (shown !== output.data ? `\n\nbits:\n${formatNested(output.data, output.shape)}` : '');
   }
 
   /** Under the example picker: where it is from, and whether the output is the documented one. */
@@ -211,29 +293,49 @@ export function createPlayground(api, seedExamples) {
       problem ? `✗ differs from ${what}: ${problem}` : `✓ matches ${what}`));
   }
 
-  /** Which data and index cells each output cell came from, and the colours. */
-  function link(call, output, prov, names) {
+  /**
+   * Which data and index cells each output cell came from, and the colours. With a quantized
+   * table, the grids drawn from it (the dequantized table: the same positions as the codes; the
+   * scales and zero points: each code's block) are linked through the code each output read.
+   */
+  function link(call, output, prov, names, quant) {
     const { src, unitOf, indexElements } = prov;
-    const dataOuts = new Map(); // data flat -> output positions
-    const indexOuts = new Map(); // index flat -> output positions
+    // role -> (data flat -> that grid's flat): the grids that follow the data's positions
+    const via = { data: (d) => d };
+    if (quant) Object.assign(via, { table: (d) => d, scales: quant.blockOf, zp: quant.blockOf });
+    const outsOf = Object.fromEntries(Object.keys(via).map((r) => [r, new Map()])); // role -> flat -> output positions
+    outsOf.indices = new Map();
     for (let p = 0; p < src.length; p++) {
-      if (src[p] >= 0) push(dataOuts, src[p], p);
-      for (const e of indexElements(p)) push(indexOuts, e, p);
+      if (src[p] >= 0) for (const [r, f] of Object.entries(via)) push(outsOf[r], f(src[p]), p);
+      for (const e of indexElements(p)) push(outsOf.indices, e, p);
     }
     const paintFrom = (outs) => {
       if (!outs) return null;
       const units = new Set(outs.map(unitOf));
       return { hue: unitHue(unitOf(outs[0])), count: units.size };
     };
-    return {
-      call, output, prov, names, dataOuts, indexOuts, cells: null,
-      paintOut: (p) => (src[p] < 0 ? { zero: true } : { hue: unitHue(unitOf(p)) }),
-      paintData: (d) => paintFrom(dataOuts.get(d)),
-      paintIndices: (e) => {
-        const outs = indexOuts.get(e);
+    const paint = {
+      out: (p) => (src[p] < 0 ? { zero: true } : { hue: unitHue(unitOf(p)) }),
+      indices: (e) => {
+        const outs = outsOf.indices.get(e);
         return outs ? { hue: unitHue(unitOf(outs[0])) } : null;
       },
     };
+    for (const r of Object.keys(via)) paint[r] = (d) => paintFrom(outsOf[r].get(d));
+    return { call, output, prov, names, quant, via, outsOf, paint, cells: null, grids: null };
+  }
+
+  /** The hover text of output element p of a quantized call: its value, worked out. */
+  function quantText(p) {
+    const { prov, quant, grids } = links;
+    const where = prov.describe(p, { data: 'codes' });
+    const d = prov.src[p];
+    if (d < 0) return where;
+    const s = quant.blockOf(d);
+    const zp = quant.zeroPoints ? quant.zeroPoints[s] : quant.defaultZp;
+    const value = fmtNum(grids.out.values[p]);
+    return `${where}: (q ${quant.codes[d]} − zero point ${zp}${quant.zeroPoints ? '' : ' (default)'}) × scale ${fmtNum(quant.scales[s])} = ${value}` +
+      ` (block [${unravel(s, quant.scaleShape).join(', ')}])`;
   }
 
   let lit = [];
@@ -243,45 +345,49 @@ export function createPlayground(api, seedExamples) {
     view.picture.classList.toggle('hovering', Boolean(cell && links));
     const counts = { data: 0, indices: 0, out: 0 };
     if (!cell || !links) {
-      Object.assign(view.picture.dataset, { hlData: 0, hlIndices: 0, hlOut: 0 });
+      Object.assign(view.picture.dataset, { hlData: 0, hlIndices: 0, hlOut: 0, hlScales: 0, hlZp: 0, hlTable: 0 });
       return;
     }
     const role = cell.dataset.role;
     const flat = Number(cell.dataset.flat);
-    const { prov, cells, names, call } = links;
+    const { prov, cells, grids, via } = links;
     let outs;
     let text;
     if (role === 'out') {
       outs = [flat];
-      text = prov.describe(flat, names);
+      text = links.quant ? quantText(flat) : prov.describe(flat, links.names);
     } else {
-      outs = (role === 'data' ? links.dataOuts : links.indexOuts).get(flat) ?? [];
-      const t = role === 'data' ? call.data : call.indices;
-      const label = `${role === 'data' ? names.data : names.indices}[${unravel(flat, t.shape).join(', ')}] = ${fmtNum(t.data[flat])}`;
+      outs = links.outsOf[role]?.get(flat) ?? [];
+      const g = grids[role];
+      const label = `${g.name ?? g.label}[${unravel(flat, g.shape).join(', ')}] = ${fmtNum(g.values[flat])}`;
       const where = outs.slice(0, 6).map((p) => `[${unravel(p, links.output.shape).join(', ')}]`).join(', ');
       text = outs.length ? `${label} → output ${where}${outs.length > 6 ? ` and ${outs.length - 6} more` : ''}` : `${label}: not gathered`;
     }
     const mark = (kind, f) => {
-      const c = cells[kind].get(f);
-      if (c && !c.classList.contains('hl')) { c.classList.add('hl'); lit.push(c); counts[kind]++; }
+      const c = cells[kind]?.get(f);
+      if (c && !c.classList.contains('hl')) { c.classList.add('hl'); lit.push(c); counts[kind] = (counts[kind] ?? 0) + 1; }
     };
     if (role === 'out') { // the rest of the block (slice) this output element belongs to
       const u = prov.unitOf(flat);
       for (let q = u * prov.block; q < (u + 1) * prov.block && q < prov.src.length; q++) {
-        for (const c of [cells.out.get(q), prov.src[q] >= 0 && cells.data.get(prov.src[q])]) {
+        const from = prov.src[q] >= 0 ? Object.entries(via).map(([r, f]) => cells[r]?.get(f(prov.src[q]))) : [];
+        for (const c of [cells.out.get(q), ...from]) {
           if (c && !c.classList.contains('unit')) { c.classList.add('unit'); lit.push(c); }
         }
       }
     }
     for (const p of outs) {
       mark('out', p);
-      if (prov.src[p] >= 0) mark('data', prov.src[p]);
+      if (prov.src[p] >= 0) for (const [r, f] of Object.entries(via)) mark(r, f(prov.src[p]));
       for (const e of prov.indexElements(p)) mark('indices', e);
     }
     cell.classList.add('hl', 'hl-self');
     if (!lit.includes(cell)) lit.push(cell);
     view.info.textContent = text;
-    Object.assign(view.picture.dataset, { hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out });
+    Object.assign(view.picture.dataset, {
+      hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out,
+      hlScales: counts.scales ?? 0, hlZp: counts.zp ?? 0, hlTable: counts.table ?? 0,
+    });
   }
 
   return {
@@ -296,6 +402,12 @@ export function createPlayground(api, seedExamples) {
       output: current.output && { data: Array.from(current.output.data, Number), shape: current.output.shape.slice() },
     }),
   };
+}
+
+/** A tensor's values as text: nested by its shape, or a flat list when the array holds packed
+ * 4-bit codes (two a byte, so fewer values than the shape has elements). */
+function formatValues(t) {
+  return t.data.length === numel(t.shape) ? formatNested(t.data, t.shape) : formatNested(t.data, [t.data.length]);
 }
 
 function push(map, k, v) {

@@ -1,5 +1,6 @@
 // Runs every seed example through the library on load and compares with the documented
-// output (shape-only examples: with common/reference.mjs). The result is the badge in the
+// output (shape-only examples: with common/reference.mjs), and every gatherBlockQuantized
+// example bit for bit with common/reference-quantized.mjs. The result is the badge in the
 // header; it is also what tests/demo.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
@@ -30,7 +31,8 @@ export function selfCheck(api, ref, examples) {
       const out = api[ex.op](...ex.args, ex.opts);
       problem = compare(out, ex.expected);
       if (!problem && ex.checkAgainstReference) {
-        const r = ref.refOps[ex.op](...ex.args, ex.opts);
+        const refOp = ref.refOps[ex.op] ?? (ex.op === 'gatherBlockQuantized' ? ref.refGatherBlockQuantized : undefined);
+        const r = refOp(...ex.args, ex.opts);
         const p = compare(out, { data: r.data, shape: Array.from(r.shape) });
         if (p) problem = `differs from common/reference.mjs: ${p}`;
       }
@@ -38,5 +40,27 @@ export function selfCheck(api, ref, examples) {
       problem = `threw ${err?.name}: ${err?.message}`;
     }
     return { title: ex.title, source: ex.source, op: ex.op, pass: !problem, problem };
+  });
+}
+
+/**
+ * [{ title, source, op, pass, problem }] for every gatherBlockQuantized preset that is not a seed
+ * (lib/examples.mjs): the library's output against refGatherBlockQuantized's, value for value
+ * (float16 / bfloat16 as their bits).
+ */
+export function quantizedCheck(api, refQuantized, presets, callQuantized, quantOpts) {
+  return presets.filter((p) => p.op === 'gatherBlockQuantized' && !p.seed).map((p) => {
+    let problem = null;
+    try {
+      const call = p.load();
+      const out = callQuantized(api, call);
+      const r = refQuantized.refGatherBlockQuantized(call.data, call.indices, call.scales, quantOpts(call.attrs, call.zeroPoints));
+      if (out.data.constructor !== r.data.constructor) problem = `a ${out.data.constructor.name}, the reference a ${r.data.constructor.name}`;
+      const p2 = problem ?? compare(out, { data: r.data, shape: Array.from(r.shape) });
+      if (p2) problem = `differs from common/reference-quantized.mjs: ${p2}`;
+    } catch (err) {
+      problem = `threw ${err?.name}: ${err?.message}`;
+    }
+    return { title: p.title, source: p.source, op: p.op, pass: !problem, problem };
   });
 }

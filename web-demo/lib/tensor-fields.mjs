@@ -3,13 +3,13 @@
 import { el } from './dom.mjs';
 
 /**
- * Fills <fieldset data-tensor="data" data-name="params" data-rows="4">: a legend naming the
- * tensor, a values textarea, a shape input and a type select, with ids `${data-tensor}-label`,
+ * Fills <fieldset data-tensor="data" data-name="params" data-rows="4"> (data-title: the legend's
+ * word, else the capitalized data-tensor): a legend naming the tensor, a values textarea, a shape input and a type select, with ids `${data-tensor}-label`,
  * `-values`, `-shape` and `-type`.
  */
 export function fillTensorFieldset(fieldset) {
   const { tensor: kind, name, rows } = fieldset.dataset;
-  const title = kind[0].toUpperCase() + kind.slice(1);
+  const title = fieldset.dataset.title ?? kind[0].toUpperCase() + kind.slice(1);
   fieldset.replaceChildren(
     el('legend', {}, `${title}: `, el('span', { id: `${kind}-label` }, name)),
     el('label', { class: 'field' }, 'values ', el('textarea', { id: `${kind}-values`, rows, spellcheck: 'false' })),

@@ -1,17 +1,28 @@
 // Type-checked with tsc --noEmit against the installed package: every export, used as documented.
-import { dispose, gather, gatherND, heapStats, init, ResidentTensor, take, upload } from 'wasm-gather';
-import type { InitInfo, Result, Tensor } from 'wasm-gather';
+import { dispose, gather, gatherBlockQuantized, gatherElements, gatherND, heapStats, init, ResidentTensor, take, upload } from 'wasm-gather';
+import type { GatherBlockQuantizedOptions, InitInfo, Result, Tensor } from 'wasm-gather';
 
 const info: InitInfo = await init({ variant: 'simd', threads: 1, parallelThreshold: 0 });
 const t: Tensor<Int32Array> = { data: new Int32Array([1, 2, 3, 4]), shape: [2, 2] };
 const g: Result<Int32Array> = gather(t, 1, { data: new Int32Array([0, 0, 1, 0]), shape: [2, 2] }, { outOfRange: 'clamp' });
-const nd: Result<Int32Array> = gatherND(t, { data: [1, 0], shape: [2, 1] }, { batchDims: 0 });
+const nd: Result<Int32Array> = gatherND(t, { data: [1, 0], shape: [2, 1] }, { batchDims: 0, negativeIndices: 'error' });
 const table: ResidentTensor<Float32Array> = upload({ data: new Float32Array(8), shape: [4, 2] });
 const kept: ResidentTensor<Float32Array> = take(table, { data: new BigInt64Array([3n, -1n]), dims: [2] }, { resident: true });
 const out: Float32Array = kept.read();
 const rows: Result<Float32Array> = take(table, { data: [0], shape: [1] }, { axis: 0, out: new Float32Array(2) });
+const ge: Result<Int32Array> = gatherElements(t, 0, { data: new Int32Array([1, 0]), shape: [1, 2] });
+// A 4-bit table: [2, 32] logical, packed two codes a byte, float16 scales, resident.
+const packed: ResidentTensor<Uint8Array> = upload({ data: new Uint8Array(32), shape: [2, 32] }, { quantType: 'int4' });
+const qopts: GatherBlockQuantizedOptions<Uint16Array> = { quantType: 'int4', blockSize: 16, scaleType: 'float16', outOfRange: 'zero' };
+const halfScales: Tensor<Uint16Array> = { data: new Uint16Array(4), shape: [2, 2] };
+const deq: Result<Uint16Array> = gatherBlockQuantized(packed, { data: [1, -1], shape: [2] }, halfScales, qopts);
+const deq32: ResidentTensor<Float32Array> = gatherBlockQuantized({ data: new Uint8Array(32), shape: [2, 16] },
+  { data: [0], shape: [1] }, { data: new Float32Array(2), shape: [2, 1] }, { bits: 4, blockSize: 32, resident: true });
+const isPacked: boolean = packed.packed;
+deq32.dispose();
+packed.dispose();
 const { heapInUse, memoryBytes, lastCallBytes }: { heapInUse: number; memoryBytes: number; lastCallBytes: number } = heapStats();
 kept.dispose();
 table.dispose();
 dispose();
-export const used: unknown[] = [info.variant, info.threads, g.data, nd.shape, out.length, rows.data, heapInUse + memoryBytes + lastCallBytes];
+export const used: unknown[] = [info.variant, info.threads, g.data, nd.shape, out.length, rows.data, ge.shape, deq.data, isPacked, heapInUse + memoryBytes + lastCallBytes];

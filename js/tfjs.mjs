@@ -1,0 +1,271 @@
+// wasm-gather/tfjs: TensorFlow.js's GatherV2 and GatherNd kernels for its 'cpu' and 'wasm'
+// backends, served by wasm-gather. The application passes its own tfjs-core namespace: this
+// module imports nothing of TensorFlow.js (an optional peer dependency, never bundled).
+//
+// Semantics are TensorFlow.js's: its shape checks (called from the namespace, so its messages),
+// its messages for bad indices, and where its backends are wrong (gather with batchDims on wasm,
+// gatherND's unchecked or flattened-only index check) the right answer or its error.
+//
+// Data movement: on 'cpu' the tensors' values are TypedArrays (backend.data), passed as they are
+// and the result handed over without another copy; on 'wasm' they live in tfjs's own wasm heap
+// (another memory than wasm-gather's): views of it go in, and the result is written straight into
+// an output made by backend.makeOutput. A tensor gathered from a second time (an embedding table)
+// is copied into wasm-gather's memory once and freed when tfjs disposes its data.
+import { gatherND, init, take, upload } from './index.mjs';
+import { getState } from './state.mjs';
+import { sameShape } from './tensor.mjs';
+
+const KERNELS = ['GatherV2', 'GatherNd'];
+const BACKENDS = ['cpu', 'wasm'];
+const DTYPES = new Set(['float32', 'int32', 'bool']);
+const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
+
+// tf namespace -> { entries: [{ kernelName, backendName, original }], backends: Set of backend
+// instances whose disposeData is wrapped }
+const registered = new WeakMap();
+// backend instance -> { resident: Map dataId -> ResidentTensor, seen: WeakSet of dataIds, disposeData, own }
+const caches = new Map();
+const stats = { calls: {}, fallbacks: {}, uploads: 0 };
+
+/**
+ * Registers wasm-gather's GatherV2 and GatherNd for the given backends (default: those of 'cpu'
+ * and 'wasm' that are registered with tf), after init() of wasm-gather if it is not initialised.
+ * Resolves to [{ kernelName, backendName }] of what it registered.
+ */
+export async function registerKernels(tf, opts = {}) {
+  checkNamespace(tf, 'registerKernels');
+  if (opts === null || typeof opts !== 'object') throw new TypeError('registerKernels: opts must be an object');
+  const backends = opts.backends ?? BACKENDS.filter((b) => tf.findBackendFactory(b) != null);
+  if (!Array.isArray(backends) || backends.some((b) => !BACKENDS.includes(b))) {
+    throw new TypeError(`registerKernels: opts.backends must be an array of 'cpu' and 'wasm', got ${JSON.stringify(backends)}`);
+  }
+  if (!getState()) await init(opts.init ?? {});
+  let state = registered.get(tf);
+  if (!state) registered.set(tf, state = { entries: [] });
+  const done = [];
+  for (const backendName of backends) {
+    for (const kernelName of KERNELS) {
+      if (state.entries.some((e) => e.kernelName === kernelName && e.backendName === backendName)) continue;
+      const original = tf.getKernel(kernelName, backendName);
+      if (original) tf.unregisterKernel(kernelName, backendName);
+      const kernelFunc = kernelName === 'GatherV2' ? gatherV2Kernel(tf, backendName, original) : gatherNdKernel(tf, backendName, original);
+      tf.registerKernel({
+        kernelName,
+        backendName,
+        kernelFunc,
+        // The original's setup (the wasm backend's cwrap of its own kernel) serves the fallback.
+        setupFunc: original?.setupFunc,
+        disposeFunc: (backend) => {
+          freeCache(backend);
+          original?.disposeFunc?.(backend);
+        },
+      });
+      state.entries.push({ kernelName, backendName, original });
+      done.push({ kernelName, backendName });
+    }
+  }
+  return done;
+}
+
+/** Restores the kernels that were registered before registerKernels, and frees the table cache. */
+export function unregisterKernels(tf) {
+  checkNamespace(tf, 'unregisterKernels');
+  const state = registered.get(tf);
+  if (!state) return [];
+  registered.delete(tf);
+  const undone = [];
+  for (const { kernelName, backendName, original } of state.entries) {
+    if (tf.getKernel(kernelName, backendName)) tf.unregisterKernel(kernelName, backendName);
+    if (original) tf.registerKernel(original);
+    undone.push({ kernelName, backendName });
+  }
+  for (const backend of [...caches.keys()]) freeCache(backend);
+  return undone;
+}
+
+/**
+ * Counters: { calls: { 'cpu/GatherV2': n, ... } served by wasm-gather, fallbacks: { ... } handed
+ * to the kernel registered before, uploads: tables copied into wasm-gather's memory, cached:
+ * tables held now }.
+ */
+export function kernelStats() {
+  let cached = 0;
+  for (const c of caches.values()) cached += c.resident.size;
+  return { calls: { ...stats.calls }, fallbacks: { ...stats.fallbacks }, uploads: stats.uploads, cached };
+}
+
+function checkNamespace(tf, fn) {
+  if (!tf || typeof tf.registerKernel !== 'function' || typeof tf.getKernel !== 'function') {
+    throw new TypeError(`${fn}: pass the @tensorflow/tfjs-core namespace (import * as tf from '@tensorflow/tfjs-core')`);
+  }
+}
+
+const count = (table, key) => { table[key] = (table[key] ?? 0) + 1; };
+
+// Whether wasm-gather serves this call; otherwise the original kernel does (or an error says why not).
+function served(backend, dtype, indices) {
+  return DTYPES.has(dtype) && indices.dtype === 'int32' && getState() !== null &&
+    (typeof backend.typedArrayFromHeap === 'function' || backend.data?.get !== undefined);
+}
+
+function fallback(original, key, args, kernelName, backendName, dtype) {
+  count(stats.fallbacks, key);
+  if (!original) throw new Error(`${kernelName}: no ${backendName} kernel for dtype ${dtype} (wasm-gather serves float32, int32 and bool)`);
+  return original.kernelFunc(args);
+}
+
+function gatherV2Kernel(tf, backendName, original) {
+  const key = `${backendName}/GatherV2`;
+  const { util, backend_util: bu } = tf;
+  return (args) => {
+    const { inputs: { x, indices }, backend, attrs: { axis, batchDims } } = args;
+    if (!served(backend, x.dtype, indices)) return fallback(original, key, args, 'GatherV2', backendName, x.dtype);
+    const parsedAxis = util.parseAxisParam(axis, x.shape)[0];
+    const axisDim = x.shape[parsedAxis];
+    const io = access(backend);
+    let b = batchDims ?? 0;
+    const info = bu.segment_util.collectGatherOpShapeInfo(x, indices, parsedAxis, b);
+    if (b < 0) b += indices.shape.length;
+    const outShape = info.outputShape;
+    count(stats.calls, key);
+    return io.run(x, outShape, (data, out) => {
+      try {
+        return take(tableFor(backend, x, data), { data: io.view(indices), shape: indices.shape },
+          { axis: parsedAxis, batchDims: b, outOfRange: 'error', negativeIndices: 'error', out });
+      } catch (e) {
+        throw firstBad(io.view(indices), (v) => v < 0 || v >= axisDim, (i) => gatherV2IndexError(io.view(indices), axisDim, i)) ?? e;
+      }
+    });
+  };
+}
+
+function gatherNdKernel(tf, backendName, original) {
+  const key = `${backendName}/GatherNd`;
+  const prepareAndValidate = tf.backend_util.prepareAndValidate ?? tf.gather_util.prepareAndValidate;
+  return (args) => {
+    const { inputs: { params, indices }, backend } = args;
+    if (!served(backend, params.dtype, indices)) return fallback(original, key, args, 'GatherNd', backendName, params.dtype);
+    const [resultShape, numSlices] = prepareAndValidate(params, indices);
+    const io = access(backend);
+    const k = indices.shape[indices.shape.length - 1];
+    const tupleError = (i) => gatherNdIndexError(io.view(indices), k, i, params.shape);
+    const firstBadTuple = () => firstBad(io.view(indices), (v, i) => v < 0 || v >= params.shape[i % k], tupleError);
+    count(stats.calls, key);
+    if (numSlices === 0) return io.empty(resultShape, params.dtype);
+    return io.run(params, resultShape, (data, out) => {
+      try {
+        return gatherND(tableFor(backend, params, data), { data: io.view(indices), shape: indices.shape },
+          { outOfRange: 'error', negativeIndices: 'error', out });
+      } catch (e) {
+        throw firstBadTuple() ?? e;
+      }
+    });
+  };
+}
+
+// tfjs's own words (tfjs-backend-cpu's GatherV2 and gatherNdImpl).
+function gatherV2IndexError(idx, axisDim, i) {
+  return new Error(`GatherV2: the index value ${idx[i]} is not in [0, ${axisDim - 1}]`);
+}
+function gatherNdIndexError(idx, k, i, paramsShape) {
+  const start = i - (i % k);
+  return new Error(`Invalid indices: ${Array.from(idx.subarray(start, start + k))} does not index into ${paramsShape}`);
+}
+
+// The error for the first index in idx that bad(value, position) rejects, or null.
+function firstBad(idx, bad, errorAt) {
+  for (let i = 0; i < idx.length; i++) if (bad(idx[i], i)) return errorAt(i);
+  return null;
+}
+
+// How a backend's tensors are read and its outputs made.
+function access(backend) {
+  if (typeof backend.typedArrayFromHeap === 'function') return wasmAccess(backend);
+  return cpuAccess(backend);
+}
+
+function cpuAccess(backend) {
+  return {
+    view: (t) => backend.data.get(t.dataId).values,
+    empty: (shape, dtype) => backend.makeTensorInfo(shape, dtype, new ARRAY_TYPES[dtype](0)),
+    run(x, outShape, fn) {
+      const values = backend.data.get(x.dataId).values;
+      if (!(values instanceof ARRAY_TYPES[x.dtype])) throw new TypeError(`wasm-gather/tfjs: ${x.dtype} values stored as ${values?.constructor?.name}`);
+      const { data } = fn(values, undefined);
+      return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
+    },
+  };
+}
+
+function wasmAccess(backend) {
+  return {
+    view: (t) => backend.typedArrayFromHeap(t), // a view of tfjs's heap: valid until it grows
+    empty: (shape, dtype) => backend.makeOutput(shape, dtype),
+    run(x, outShape, fn) {
+      const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: views are made after
+      try {
+        fn(backend.typedArrayFromHeap(x), backend.typedArrayFromHeap(out));
+      } catch (e) {
+        backend.disposeData(out.dataId);
+        throw e;
+      }
+      return out;
+    },
+  };
+}
+
+// The table cache: the data of a tensor gathered from a second time is uploaded into
+// wasm-gather's memory and kept until tfjs disposes the data (backend.disposeData, wrapped).
+function cacheOf(backend) {
+  let c = caches.get(backend);
+  if (!c) {
+    const store = backend.dataIdMap ?? backend.data;
+    const own = Object.prototype.hasOwnProperty.call(backend, 'disposeData');
+    const disposeData = backend.disposeData;
+    c = { resident: new Map(), seen: new WeakSet(), disposeData, own };
+    backend.disposeData = function wasmGatherDisposeData(dataId, force) {
+      const result = disposeData.call(this, dataId, force);
+      if (!store.has(dataId)) drop(c, dataId);
+      return result;
+    };
+    caches.set(backend, c);
+  }
+  return c;
+}
+
+function drop(c, dataId) {
+  const r = c.resident.get(dataId);
+  if (r) {
+    c.resident.delete(dataId);
+    r.dispose();
+  }
+}
+
+// Frees a backend's cached tables and gives its disposeData back.
+function freeCache(backend) {
+  const c = caches.get(backend);
+  if (!c) return;
+  caches.delete(backend);
+  for (const r of c.resident.values()) r.dispose();
+  c.resident.clear();
+  if (c.own) backend.disposeData = c.disposeData;
+  else delete backend.disposeData;
+}
+
+// What to gather from: the cached resident copy of x, a new one on x's second use, or x's values.
+function tableFor(backend, x, values) {
+  const c = cacheOf(backend);
+  const r = c.resident.get(x.dataId);
+  if (r && !r.disposed && r.arrayType === values.constructor && sameShape(r.shape, x.shape)) return r;
+  if (r) drop(c, x.dataId); // its module was disposed, or the data is seen through another shape
+  if (!c.seen.has(x.dataId)) {
+    c.seen.add(x.dataId);
+    return { data: values, shape: x.shape };
+  }
+  const resident = upload({ data: values, shape: x.shape });
+  stats.uploads++;
+  c.resident.set(x.dataId, resident);
+  return resident;
+}
+
+
