@@ -103,7 +103,7 @@ export function writeTensors(s, data, indices, out, scales = 0, zeroPoints = 0) 
 }
 
 // The error record of a failed call, as Numbers.
-function errorInfo(s) {
+export function errorInfo(s) {
   const i64 = (field) => Number(new BigInt64Array(s.memory.buffer, s.call + s.abi.call[field], 1)[0]);
   return { arg: i64('err.arg'), dim: i64('err.dim'), value: i64('err.value'), limit: i64('err.limit'),
     position: i64('err.position') };

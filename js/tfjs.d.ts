@@ -17,6 +17,12 @@ export type TfjsBackendName = 'cpu' | 'wasm';
 export interface RegisterOptions {
   /** Default: those of 'cpu' and 'wasm' that are registered with tf. */
   backends?: TfjsBackendName[];
+  /**
+   * On 'wasm', run the ops in TensorFlow.js's own wasm memory, where its tensors are (wasm-gather's
+   * guest module): nothing copied. Default true; false copies the indices into wasm-gather's memory
+   * and the output out of it, as where the guest cannot run (a shared memory: tfjs's threaded build).
+   */
+  inPlace?: boolean;
   /** Options of wasm-gather's init(), used when it is not initialised yet. */
   init?: { variant?: 'simd-threaded' | 'simd'; threads?: number; parallelThreshold?: number };
 }
@@ -41,7 +47,9 @@ export interface KernelStats {
   calls: Record<string, number>;
   /** Calls handed to the kernel registered before (other dtypes). */
   fallbacks: Record<string, number>;
-  /** Tables copied into wasm-gather's memory (a tensor's data on its second gather). */
+  /** Calls that ran in TensorFlow.js's wasm memory (opts.inPlace), nothing copied. */
+  inPlace: number;
+  /** Tables copied into wasm-gather's memory (a tensor's data on its second gather; 'cpu', and 'wasm' not in place). */
   uploads: number;
   /** Tables held now; each is freed when tfjs disposes its data. */
   cached: number;

@@ -7,10 +7,15 @@
 // gatherND's unchecked or flattened-only index check) the right answer or its error.
 //
 // Data movement: on 'cpu' the tensors' values are TypedArrays (backend.data), passed as they are
-// and the result handed over without another copy; on 'wasm' they live in tfjs's own wasm heap
-// (another memory than wasm-gather's): views of it go in, and the result is written straight into
-// an output made by backend.makeOutput. A tensor gathered from a second time (an embedding table)
-// is copied into wasm-gather's memory once and freed when tfjs disposes its data.
+// and the result handed over without another copy; a tensor gathered from a second time (an
+// embedding table) is copied into wasm-gather's memory once and freed when tfjs disposes its data.
+// On 'wasm' they live in tfjs's own wasm heap, another memory than wasm-gather's: the op runs
+// there, in wasm-gather's guest module (js/guest.mjs) instantiated against tfjs's memory, reading
+// the tensors where they are and writing into an output made by backend.makeOutput: nothing is
+// copied. Where the guest cannot run (a shared memory: tfjs's threaded build; opts.inPlace false),
+// the indices are copied into wasm-gather's memory, the output out of it, and tables are cached
+// as on 'cpu'.
+import { guestModule, createGuest, plan, run } from './guest.mjs';
 import { gatherND, init, take, upload } from './index.mjs';
 import { getState } from './state.mjs';
 import { sameShape } from './tensor.mjs';
@@ -19,13 +24,21 @@ const KERNELS = ['GatherV2', 'GatherNd'];
 const BACKENDS = ['cpu', 'wasm'];
 const DTYPES = new Set(['float32', 'int32', 'bool']);
 const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
+// The two ops, as the API and as the guest's call record name them (src/ops.def).
+const OPS = { take: { fn: take, c: 'take' }, gatherND: { fn: gatherND, c: 'gather_nd' } };
+// What a served call asks of wasm-gather: tfjs's rules (an out-of-range or negative index is an error).
+const POLICY = { outOfRange: 'error', negativeIndices: 'error' };
 
 // tf namespace -> { entries: [{ kernelName, backendName, original }], backends: Set of backend
 // instances whose disposeData is wrapped }
 const registered = new WeakMap();
 // backend instance -> { resident: Map dataId -> ResidentTensor, seen: WeakSet of dataIds, disposeData, own }
 const caches = new Map();
-const stats = { calls: {}, fallbacks: {}, uploads: 0 };
+const stats = { calls: {}, fallbacks: {}, uploads: 0, inPlace: 0 };
+// The compiled guest module once registerKernels has loaded it for 'wasm' (null: the copying path).
+let guest = null;
+// backend instance -> its guest instance (js/guest.mjs: createGuest), or null where it cannot run.
+const guests = new Map();
 
 /**
  * Registers wasm-gather's GatherV2 and GatherNd for the given backends (default: those of 'cpu'
@@ -39,7 +52,11 @@ export async function registerKernels(tf, opts = {}) {
   if (!Array.isArray(backends) || backends.some((b) => !BACKENDS.includes(b))) {
     throw new TypeError(`registerKernels: opts.backends must be an array of 'cpu' and 'wasm', got ${JSON.stringify(backends)}`);
   }
+  if (opts.inPlace !== undefined && typeof opts.inPlace !== 'boolean') {
+    throw new TypeError(`registerKernels: opts.inPlace must be a boolean, got ${JSON.stringify(opts.inPlace)}`);
+  }
   if (!getState()) await init(opts.init ?? {});
+  if (backends.includes('wasm')) guest = opts.inPlace === false ? null : await guestModule();
   let state = registered.get(tf);
   if (!state) registered.set(tf, state = { entries: [] });
   const done = [];
@@ -57,6 +74,7 @@ export async function registerKernels(tf, opts = {}) {
         setupFunc: original?.setupFunc,
         disposeFunc: (backend) => {
           freeCache(backend);
+          freeGuest(backend);
           original?.disposeFunc?.(backend);
         },
       });
@@ -80,18 +98,20 @@ export function unregisterKernels(tf) {
     undone.push({ kernelName, backendName });
   }
   for (const backend of [...caches.keys()]) freeCache(backend);
+  for (const backend of [...guests.keys()]) freeGuest(backend);
+  guest = null;
   return undone;
 }
 
 /**
  * Counters: { calls: { 'cpu/GatherV2': n, ... } served by wasm-gather, fallbacks: { ... } handed
- * to the kernel registered before, uploads: tables copied into wasm-gather's memory, cached:
- * tables held now }.
+ * to the kernel registered before, inPlace: calls run in tfjs's wasm memory by the guest, uploads:
+ * tables copied into wasm-gather's memory, cached: tables held now }.
  */
 export function kernelStats() {
   let cached = 0;
   for (const c of caches.values()) cached += c.resident.size;
-  return { calls: { ...stats.calls }, fallbacks: { ...stats.fallbacks }, uploads: stats.uploads, cached };
+  return { calls: { ...stats.calls }, fallbacks: { ...stats.fallbacks }, inPlace: stats.inPlace, uploads: stats.uploads, cached };
 }
 
 function checkNamespace(tf, fn) {
@@ -128,14 +148,11 @@ function gatherV2Kernel(tf, backendName, original) {
     if (b < 0) b += indices.shape.length;
     const outShape = info.outputShape;
     count(stats.calls, key);
-    return io.run(x, outShape, (data, out) => {
-      try {
-        return take(tableFor(backend, x, data), { data: io.view(indices), shape: indices.shape },
-          { axis: parsedAxis, batchDims: b, outOfRange: 'error', negativeIndices: 'error', out });
-      } catch (e) {
-        throw firstBad(io.view(indices), (v) => v < 0 || v >= axisDim, (i) => gatherV2IndexError(io.view(indices), axisDim, i)) ?? e;
-      }
-    });
+    try {
+      return io.run('take', x, indices, outShape, { axis: parsedAxis, batchDims: b });
+    } catch (e) {
+      throw firstBad(io.view(indices), (v) => v < 0 || v >= axisDim, (i) => gatherV2IndexError(io.view(indices), axisDim, i)) ?? e;
+    }
   };
 }
 
@@ -152,14 +169,11 @@ function gatherNdKernel(tf, backendName, original) {
     const firstBadTuple = () => firstBad(io.view(indices), (v, i) => v < 0 || v >= params.shape[i % k], tupleError);
     count(stats.calls, key);
     if (numSlices === 0) return io.empty(resultShape, params.dtype);
-    return io.run(params, resultShape, (data, out) => {
-      try {
-        return gatherND(tableFor(backend, params, data), { data: io.view(indices), shape: indices.shape },
-          { outOfRange: 'error', negativeIndices: 'error', out });
-      } catch (e) {
-        throw firstBadTuple() ?? e;
-      }
-    });
+    try {
+      return io.run('gatherND', params, indices, resultShape, {});
+    } catch (e) {
+      throw firstBadTuple() ?? e;
+    }
   };
 }
 
@@ -178,33 +192,39 @@ function firstBad(idx, bad, errorAt) {
   return null;
 }
 
-// How a backend's tensors are read and its outputs made.
+// How a backend's tensors are read and its outputs made, and an op run on them: run(op, x,
+// indices, outShape, attrs) with op a key of OPS, attrs its axis and batchDims.
 function access(backend) {
-  if (typeof backend.typedArrayFromHeap === 'function') return wasmAccess(backend);
-  return cpuAccess(backend);
+  if (typeof backend.typedArrayFromHeap !== 'function') return cpuAccess(backend);
+  const g = guestFor(backend);
+  return g ? inPlaceAccess(backend, g) : wasmAccess(backend);
 }
 
+const indexTensor = (io, indices) => ({ data: io.view(indices), shape: indices.shape });
+
 function cpuAccess(backend) {
-  return {
+  const io = {
     view: (t) => backend.data.get(t.dataId).values,
     empty: (shape, dtype) => backend.makeTensorInfo(shape, dtype, new ARRAY_TYPES[dtype](0)),
-    run(x, outShape, fn) {
+    run(op, x, indices, outShape, attrs) {
       const values = backend.data.get(x.dataId).values;
       if (!(values instanceof ARRAY_TYPES[x.dtype])) throw new TypeError(`wasm-gather/tfjs: ${x.dtype} values stored as ${values?.constructor?.name}`);
-      const { data } = fn(values, undefined);
+      const { data } = OPS[op].fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...POLICY });
       return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
     },
   };
+  return io;
 }
 
+// tfjs's wasm backend without the guest: its heap seen through views, copied in and out.
 function wasmAccess(backend) {
-  return {
+  const io = {
     view: (t) => backend.typedArrayFromHeap(t), // a view of tfjs's heap: valid until it grows
     empty: (shape, dtype) => backend.makeOutput(shape, dtype),
-    run(x, outShape, fn) {
+    run(op, x, indices, outShape, attrs) {
       const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: views are made after
       try {
-        fn(backend.typedArrayFromHeap(x), backend.typedArrayFromHeap(out));
+        OPS[op].fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...POLICY, out: io.view(out) });
       } catch (e) {
         backend.disposeData(out.dataId);
         throw e;
@@ -212,6 +232,69 @@ function wasmAccess(backend) {
       return out;
     },
   };
+  return io;
+}
+
+// tfjs's wasm backend with the guest: the op runs in tfjs's memory, on the tensors' own bytes.
+function inPlaceAccess(backend, g) {
+  // A tensor's address in tfjs's heap; an empty one's may be anything, so it gets one that is
+  // valid and never touched (the C API takes no NULL tensor).
+  const address = (t) => (t.shape.includes(0) ? g.stack.low : backend.dataIdMap.get(t.dataId).memoryOffset);
+  const io = wasmAccess(backend);
+  io.run = (op, x, indices, outShape, attrs) => {
+    const call = { c: OPS[op].c, dataShape: x.shape, indexShape: indices.shape, axis: attrs.axis, batchDims: attrs.batchDims,
+      elemSize: ARRAY_TYPES[x.dtype].BYTES_PER_ELEMENT, indexKind: 'I32', mode: 'error', negative: 'error' };
+    const ctx = { op, names: NAMES, indexData: () => io.view(indices) };
+    const shape = plan(g, call, ctx);
+    if (!sameShape(shape, outShape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${outShape}]`);
+    const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: addresses stay
+    try {
+      run(g, { data: address(x), indices: address(indices), out: address(out) }, call, ctx);
+    } catch (e) {
+      backend.disposeData(out.dataId);
+      throw e;
+    }
+    stats.inPlace++;
+    return out;
+  };
+  return io;
+}
+
+// The names errors use for the tensors (tfjs's own words replace them for bad indices).
+const NAMES = { data: 'params', indices: 'indices', axis: 'axis' };
+
+// The backend's guest: made on its first call (tfjs's memory is known only then), or null where
+// it cannot run (no guest loaded, a shared memory, no malloc): then the copying path serves it.
+function guestFor(backend) {
+  if (!guest) return null;
+  let g = guests.get(backend);
+  if (g !== undefined) return g;
+  g = null;
+  const memory = tfjsMemory(backend);
+  const { _malloc: malloc, _free: free } = backend.wasm ?? {};
+  if (memory && typeof malloc === 'function' && typeof free === 'function') {
+    try {
+      g = createGuest(guest, { memory, malloc, free });
+    } catch {
+      g = null; // e.g. a LinkError: the guest imports a non-shared memory
+    }
+  }
+  guests.set(backend, g);
+  return g;
+}
+
+// tfjs-backend-wasm's WebAssembly.Memory: an export of its module (Emscripten's Module.asm, or
+// wasmExports in newer builds), checked to be the memory its tensors are read from.
+function tfjsMemory(backend) {
+  const exports = backend.wasm?.asm ?? backend.wasm?.wasmExports ?? {};
+  const memory = Object.values(exports).find((v) => v instanceof WebAssembly.Memory);
+  return memory && backend.wasm.HEAPU8?.buffer === memory.buffer ? memory : null;
+}
+
+function freeGuest(backend) {
+  const g = guests.get(backend);
+  guests.delete(backend);
+  g?.dispose();
 }
 
 // The table cache: the data of a tensor gathered from a second time is uploaded into

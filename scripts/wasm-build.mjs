@@ -56,6 +56,7 @@ export function artifacts({ web = true } = {}) {
     if (web) list.push([`${base}.web.mjs`]);
     if (web && v.threads) list.push([`${base}.web.worker.js`]);
   }
+  if (web) list.push(['wasm-gather-guest.wasm']); // js/guest.mjs (not in the test-only builds)
   return list.map(([from, to = from]) => ({ from, to }));
 }
 

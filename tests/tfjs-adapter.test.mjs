@@ -41,18 +41,29 @@ function values(dtype, n, rng) {
 const shapeOf = (rank, rng, maxDim = 4) => Array.from({ length: rank }, () => (rng.chance(0.08) ? 0 : rng.int(1, maxDim)));
 const size = (shape) => shape.reduce((a, b) => a * b, 1);
 
-for (const backend of BACKENDS) {
-  describe(`wasm-gather/tfjs on tfjs's ${backend} backend`, () => {
-    before(() => tf.setBackend(backend));
+// On 'wasm' twice: run in tfjs's memory by the guest (the default), and through wasm-gather's own
+// memory with copies (opts.inPlace false, as where the guest cannot run).
+const CONFIGS = [{ backend: 'cpu' }, { backend: 'wasm', inPlace: true }, { backend: 'wasm', inPlace: false }];
+for (const { backend, inPlace } of CONFIGS) {
+  const label = inPlace === undefined ? '' : inPlace ? ', in place' : ', copying (inPlace: false)';
+  describe(`wasm-gather/tfjs on tfjs's ${backend} backend${label}`, () => {
+    before(async () => {
+      unregisterKernels(tf);
+      await registerKernels(tf, inPlace === undefined ? {} : { inPlace });
+      await tf.setBackend(backend);
+    });
+    // How many of n served calls ran in tfjs's memory: all of them in place, else none.
+    const inPlaceCalls = (n) => (inPlace ? n : 0);
 
     test("gather with batchDims: the right values (tfjs-backend-wasm's tfjs#8658)", () => {
-      const before = calls(`${backend}/GatherV2`);
+      const before = calls(`${backend}/GatherV2`), { inPlace: inPlaceBefore } = kernelStats();
       const x = tf.tensor2d([1, 2, 3, 4, 5, 6, 7, 8], [2, 4]);
       const i = tf.tensor2d([3, 0, 1, 2, 2, 1], [2, 3], 'int32');
       const y = tf.gather(x, i, 1, 1);
       assert.deepEqual(y.shape, [2, 3]);
       assert.deepEqual(Array.from(y.dataSync()), [4, 1, 2, 7, 7, 6]);
       assert.equal(calls(`${backend}/GatherV2`), before + 1);
+      assert.equal(kernelStats().inPlace - inPlaceBefore, inPlaceCalls(1));
       tf.dispose([x, i, y]);
     });
 
@@ -73,8 +84,8 @@ for (const backend of BACKENDS) {
 
     for (const dtype of DTYPES) {
       test(`seeded random tf.gather vs refTake, ${dtype}, with batchDims and empty tensors`, () => {
-        const rng = new Rng(0x7f1a0 + DTYPES.indexOf(dtype) * 101 + BACKENDS.indexOf(backend));
-        const before = calls(`${backend}/GatherV2`);
+        const rng = new Rng(0x7f1a0 + DTYPES.indexOf(dtype) * 101 + CONFIGS.findIndex((c) => c.backend === backend && c.inPlace === inPlace));
+        const before = calls(`${backend}/GatherV2`), { inPlace: inPlaceBefore } = kernelStats();
         let empties = 0;
         let batched = 0;
         for (let n = 0; n < 150; n++) {
@@ -103,10 +114,11 @@ for (const backend of BACKENDS) {
         }
         assert.ok(empties > 3 && batched > 20, `cases: ${empties} empty, ${batched} with batchDims`);
         assert.equal(calls(`${backend}/GatherV2`), before + 300);
+        assert.equal(kernelStats().inPlace - inPlaceBefore, inPlaceCalls(300));
       });
 
       test(`seeded random tf.gatherND vs refGatherND, ${dtype}, with empty indices`, () => {
-        const rng = new Rng(0x9d00 + DTYPES.indexOf(dtype) * 31 + BACKENDS.indexOf(backend));
+        const rng = new Rng(0x9d00 + DTYPES.indexOf(dtype) * 31 + CONFIGS.findIndex((c) => c.backend === backend && c.inPlace === inPlace));
         let empties = 0;
         for (let n = 0; n < 150; n++) {
           const rank = rng.int(1, 4);
@@ -134,14 +146,21 @@ for (const backend of BACKENDS) {
       });
     }
 
-    test('nothing leaks: tf.memory(), the data ids, and the cached table in wasm-gather’s heap', () => {
-      const base = { tensors: tf.memory().numTensors, ids: tf.engine().backend.numDataIds(), heap: heapStats().heapInUse };
+    test(`nothing leaks: tf.memory(), the data ids, and ${inPlace ? 'wasm-gather’s heap, never used' : 'the cached table in wasm-gather’s heap'}`, () => {
+      const base = { tensors: tf.memory().numTensors, ids: tf.engine().backend.numDataIds(), heap: heapStats().heapInUse,
+        uploads: kernelStats().uploads };
       const table = tf.randomUniform([1000, 64]);
       const i = tf.tensor1d([5, 999, 0, 5], 'int32');
       for (let n = 0; n < 5; n++) tf.gather(table, i).dispose();
       tf.tidy(() => { tf.gatherND(table, tf.tensor2d([3, 7], [2, 1], 'int32')); });
-      assert.ok(kernelStats().cached >= 1);
-      assert.ok(heapStats().heapInUse - base.heap >= 1000 * 64 * 4, 'the table is held in wasm-gather’s memory');
+      if (inPlace) { // the op ran on the table where it is: nothing was copied into wasm-gather's memory
+        assert.equal(kernelStats().cached, 0);
+        assert.equal(kernelStats().uploads, base.uploads);
+        assert.equal(heapStats().heapInUse, base.heap, 'wasm-gather’s heap is not used');
+      } else {
+        assert.ok(kernelStats().cached >= 1);
+        assert.ok(heapStats().heapInUse - base.heap >= 1000 * 64 * 4, 'the table is held in wasm-gather’s memory');
+      }
       // A failing call leaves nothing either (its output on the wasm backend included).
       const bad = tf.tensor1d([1000], 'int32');
       assert.throws(() => tf.gather(table, bad), /GatherV2: the index value 1000 is not in \[0, 999\]/);

@@ -92,5 +92,9 @@ for (const backend of BACKENDS) {
     t.diagnostic(`${backend}: kernel calls GatherV2 ${calls[`${backend}/GatherV2`]}, GatherNd ${calls[`${backend}/GatherNd`]}`);
     assert.ok(calls[`${backend}/GatherV2`] > 0, 'GatherV2 served by wasm-gather');
     assert.ok(calls[`${backend}/GatherNd`] > 0, 'GatherNd served by wasm-gather');
+    if (backend === 'wasm') { // in tfjs's own memory (js/guest.mjs), not through copies
+      t.diagnostic(`wasm: ${kernelStats().inPlace} calls ran in tfjs's memory`);
+      assert.ok(kernelStats().inPlace > 0, 'the wasm calls ran in place');
+    }
   });
 }

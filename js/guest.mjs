@@ -1,0 +1,120 @@
+// wasm-gather's ops run inside another wasm module's memory: the guest module
+// (dist/wasm-gather-guest.wasm, CMakeLists.txt) is the same C as the library, built as an
+// Emscripten side module that owns no memory. It is instantiated against a host's
+// WebAssembly.Memory (TensorFlow.js's wasm backend, whose tensors live there), with its data,
+// stack and call record in one block of the host's own malloc, so an op reads its data and indices
+// and writes its output where they are: nothing is copied between the two memories.
+// The call goes through the same call record as the library's (js/call.mjs: writeCall,
+// writeTensors, the errors of js/errors.mjs), laid out as the guest's own constants table says.
+// The guest runs on the calling thread (it has no pool) and allocates nothing: the host's memory
+// does not grow during a call.
+import { errorInfo, prepareCalls, writeCall, writeTensors } from './call.mjs';
+import { readAbi } from './abi.mjs';
+import { statusError } from './errors.mjs';
+
+/** Stack of the guest: take, gatherND and gather use under 2 KiB (tests/guest.test.mjs measures it). */
+export const GUEST_STACK_BYTES = 64 * 1024;
+
+let compiled = null;
+
+/** The guest module, compiled once (a Promise of a WebAssembly.Module). */
+export function guestModule() {
+  compiled ??= import('../dist/wasm-gather-guest.mjs').then(({ default: b64 }) => {
+    const bytes = Uint8Array.from(atob(b64), (c) => c.charCodeAt(0));
+    return WebAssembly.compile(bytes);
+  });
+  return compiled;
+}
+
+// The side module's needs (its dylink.0 section, WASM_DYLINK_MEM_INFO): data size and alignment,
+// table size (https://github.com/WebAssembly/tool-conventions/blob/main/DynamicLinking.md).
+function memInfo(module) {
+  const [section] = WebAssembly.Module.customSections(module, 'dylink.0');
+  if (!section) throw new Error('wasm-gather: the guest module has no dylink.0 section');
+  const b = new Uint8Array(section);
+  let p = 0;
+  const leb = () => {
+    let v = 0;
+    for (let shift = 0; ; shift += 7) {
+      const byte = b[p++];
+      v += (byte & 0x7f) * 2 ** shift;
+      if (byte < 0x80) return v;
+    }
+  };
+  while (p < b.length) {
+    const type = leb(), size = leb(), end = p + size;
+    if (type === 1) return { memorySize: leb(), memoryAlign: 2 ** leb(), tableSize: leb() };
+    p = end;
+  }
+  throw new Error('wasm-gather: the guest module has no memory info');
+}
+
+/**
+ * Instantiates the guest against host memory `memory` (a non-shared WebAssembly.Memory), with
+ * its data, stack and call record in one block of the host's `malloc` (freed by `free` on
+ * dispose()). Returns a call-ready state for plan()/run(), or throws (e.g. a LinkError for a
+ * shared memory, which this build of the guest does not import).
+ */
+export function createGuest(module, { memory, malloc, free }) {
+  const { memorySize, memoryAlign, tableSize } = memInfo(module);
+  const align = Math.max(memoryAlign, 16);
+  const dataBytes = Math.ceil(memorySize / align) * align;
+  const CALL_BYTES = 4096; // room for the call record (checked against its size below)
+  const bytes = align + dataBytes + GUEST_STACK_BYTES + CALL_BYTES;
+  const block = malloc(bytes) >>> 0;
+  if (!block) throw new RangeError(`wasm-gather: the host could not allocate ${bytes} bytes for the guest`);
+  try {
+    const dataBase = Math.ceil(block / align) * align;
+    const stackTop = dataBase + dataBytes + GUEST_STACK_BYTES; // grows down, towards the data
+    const env = {
+      memory,
+      __indirect_function_table: new WebAssembly.Table({ initial: tableSize, element: 'anyfunc' }),
+      __stack_pointer: new WebAssembly.Global({ value: 'i32', mutable: true }, stackTop),
+      __memory_base: new WebAssembly.Global({ value: 'i32', mutable: false }, dataBase),
+      __table_base: new WebAssembly.Global({ value: 'i32', mutable: false }, 0),
+    };
+    const x = new WebAssembly.Instance(module, { env }).exports; // its start function relocates its data
+    const m = { _wg_call_shape: x.wg_call_shape, _wg_call_run: x.wg_call_run, _wg_abi_count: x.wg_abi_count,
+      _wg_abi_name: x.wg_abi_name, _wg_abi_value: x.wg_abi_value };
+    const abi = readAbi(m, memory);
+    if (abi.call.size > CALL_BYTES) throw new Error(`wasm-gather: the guest's call record (${abi.call.size} bytes) does not fit`);
+    const s = { m, memory, abi, call: stackTop, pool: 0, stack: { low: dataBase + dataBytes, top: stackTop },
+      disposed: false, dispose() { if (!s.disposed) { s.disposed = true; free(block); } } };
+    prepareCalls(s);
+    return s;
+  } catch (e) {
+    free(block);
+    throw e;
+  }
+}
+
+/**
+ * Plans a call in the guest: call as writeCall takes it ({ c, dataShape, indexShape, axis,
+ * batchDims, elemSize, indexKind, mode, negative }), ctx for errors ({ op, names, indexData }).
+ * Returns the output shape, or throws the library's error for the call.
+ */
+export function plan(g, call, ctx) {
+  const w = writeCall(g, call);
+  const status = g.m._wg_call_shape(g.call);
+  if (status !== g.codes.ok) throw failure(g, status, call, ctx);
+  const F = g.fields;
+  const shape = new Array(w[F.out_rank]);
+  const words = new Uint32Array(g.memory.buffer);
+  for (let i = 0; i < shape.length; i++) shape[i] = words[F.out_shape + i];
+  return shape;
+}
+
+/**
+ * Runs the call last planned, on host addresses data, indices and out (the output's shape and
+ * type as planned); throws the library's error (an index out of range: the first one).
+ */
+export function run(g, { data, indices, out }, call, ctx) {
+  writeTensors(g, data, indices, out);
+  const status = g.m._wg_call_run(0, g.call);
+  if (status !== g.codes.ok) throw failure(g, status, call, ctx);
+}
+
+function failure(g, status, call, ctx) {
+  return statusError(status, errorInfo(g), { op: ctx.op, abi: g.abi, names: ctx.names, dataShape: call.dataShape,
+    indexShape: call.indexShape, indexData: ctx.indexData?.(), negative: call.negative });
+}
