@@ -442,8 +442,9 @@ function tMarkdown(report, L) {
   L.push('The W workloads through TensorFlow.js 4.22 (`@tensorflow/tfjs-core` with `tfjs-backend-cpu`, and `tfjs-backend-wasm`: ' +
     'SIMD, no threads in Node), once with the backends\' own GatherV2/GatherNd kernels and once after ' +
     '`registerKernels(tf, { backends: [backend] })` of `wasm-gather/tfjs` (wasm-gather as `init()` configures it by default). ' +
-    'The same application code in both: the data tensor is made once and kept across calls (an embedding table; the adapter ' +
-    'copies it into wasm-gather\'s memory on its second use, before timing); per call the int32 indices tensor is made, the op runs, ' +
+    'The same application code in both: the data tensor is made once and kept across calls (an embedding table; on cpu the adapter ' +
+    'copies it into wasm-gather\'s memory on its second use, before timing; on wasm the op runs in tfjs\'s own memory, in ' +
+    'wasm-gather\'s guest module on the calling thread, and nothing is copied); per call the int32 indices tensor is made, the op runs, ' +
     'the output is read back with `dataSync()`, and the indices and output tensors are disposed. The calls are those of the ' +
     'tfjs peer (`bench/peers/tfjs.mjs`): W2, W4a and W4b are `tf.gather(x, i, b, b)` on cpu and, on wasm, `tf.gatherND` on ' +
     '(batch coords, index) tuples built per call (the stock wasm gather with batchDims is wrong: tfjs#8658). Each runner\'s ' +

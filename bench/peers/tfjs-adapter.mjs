@@ -45,13 +45,17 @@ function runner(backend, kernels, { direct = false, info } = {}) {
         return values;
       };
       // Which kernels served the call: the adapter's (counted by kernelStats) or tfjs's own.
-      const [served, fell] = [servedCalls(), fallbacks()];
+      const [served, fell, inPlace] = [servedCalls(), fallbacks(), kernelStats().inPlace];
       run();
       const used = servedCalls() - served;
+      // On 'wasm' the adapter runs in tfjs's memory (its guest module): one thread, nothing copied.
+      const ranInPlace = kernelStats().inPlace - inPlace === used && used > 0;
+      if (adapter && backend === 'wasm' && !ranInPlace) throw new Error('the adapter did not run in tfjs\'s memory on wasm');
       if (fallbacks() !== fell) throw new Error('the adapter handed the call to the stock kernel (fallback)');
       if (adapter && used !== 1) throw new Error(`the adapter served ${used} kernel calls of 1`);
       if (!adapter && used !== 0) throw new Error('the adapter served a call meant for the stock kernels');
-      return { run, note: [note, adapter && info ? `wasm-gather ${info.variant}, ${info.threads} thread(s)` : undefined].filter(Boolean).join('; ') || undefined,
+      const how = ranInPlace ? 'in tfjs\'s memory (wasm-gather\'s guest module, the calling thread)' : `wasm-gather ${info?.variant}, ${info?.threads} thread(s)`;
+      return { run, note: [note, adapter ? how : undefined].filter(Boolean).join('; ') || undefined,
         dispose: () => data.dispose() };
     },
   };
