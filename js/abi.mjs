@@ -14,7 +14,7 @@ const NEEDED = [
     'err.position', 'args.quant.quant_type', 'args.quant.scale_type', 'args.quant.bits',
     'args.quant.block_size', 'args.quant.quantize_axis', 'args.quant.has_zero_points',
     'args.quant.scale_rank', 'args.quant.zp_rank', 'args.scales', 'args.zero_points', 'scale_shape',
-    'zp_shape'].map((f) => `wg_call.${f}`),
+    'zp_shape', 'args.offsets', 'out_blocks'].map((f) => `wg_call.${f}`),
 ];
 
 function cString(bytes, ptr) {

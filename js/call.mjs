@@ -2,6 +2,7 @@
 // (src/wasm_exports.c, wg_call: its layout and every number come from js/abi.mjs), ask C for the
 // output shape, copy what is not resident yet into one wasm allocation, run, copy the result out,
 // and free on every path, errors included.
+import { choosePath, executePlan, overlaps } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { commonOptions, dataTensor, indexTensor, indexValues, outputTarget, writeIndices } from './tensor.mjs';
@@ -92,7 +93,7 @@ function writeQuant({ fields: F, codes }, w, q) {
  * Writes the wasm addresses of a call's data, indices and output into the record, and of
  * gatherBlockQuantized's scales and zero points (0 when there are none).
  */
-export function writeTensors(s, data, indices, out, scales = 0, zeroPoints = 0) {
+export function writeTensors(s, data, indices, out, scales = 0, zeroPoints = 0, offsets = 0) {
   const { fields: F } = s;
   const w = words(s);
   w[F['args.data']] = data;
@@ -100,6 +101,7 @@ export function writeTensors(s, data, indices, out, scales = 0, zeroPoints = 0) 
   w[F['args.out']] = out;
   w[F['args.scales']] = scales;
   w[F['args.zero_points']] = zeroPoints;
+  w[F['args.offsets']] = offsets; // 0: the run copies (js/copy-plan.mjs when set)
 }
 
 // The error record of a failed call, as Numbers.
@@ -143,6 +145,9 @@ export function callOp(s, spec, data, index) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const target = outputTarget(op, opts, Type, outShape, s, inputs, outLike);
+  if (choosePath(d, target, outBytes, w[F.out_blocks]) === 'js') {
+    return runPlanInJs(s, { op, names, negative }, d, x, target, Type, outLength, outShape, w[F.out_blocks]);
+  }
   // The output is part of the transient block unless it is resident (in place, or a new one).
   const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
   s.lastCallBytes = total - (target.kind === 'in-place' ? align16(outBytes) : 0);
@@ -180,6 +185,38 @@ export function callOp(s, spec, data, index) {
     if (!result && target.kind === 'resident') m._free(outPtr);
   }
   return result;
+}
+
+// The call resolved in C into its blocks' sources, and the bytes moved by JS from the caller's
+// data array into the output array (js/copy-plan.mjs). Only the indices (unless resident) and
+// the offsets go into wasm memory; the data does not.
+function runPlanInJs(s, call, d, x, target, Type, outLength, outShape, nblocks) {
+  const { m, codes } = s;
+  const indexPart = x.ptr === undefined ? align16(x.bytes) : 0;
+  const base = allocate(s, indexPart + nblocks * 4);
+  if (!base) {
+    throw new RangeError(`${call.op}: the indices and the plan of the output [${outShape.join(', ')}] need ${indexPart + nblocks * 4} bytes, more than wasm memory can hold now`);
+  }
+  try {
+    if (x.ptr === undefined) copyIn(s.memory.buffer, base, x);
+    const offsets = base + indexPart;
+    writeTensors(s, 0, x.ptr ?? base, 0, 0, 0, offsets); // no data, no output: the plan only
+    const status = m._wg_call_run(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, call.op, call.names, d, x, call.negative);
+    const buffer = s.memory.buffer;
+    const src = new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes);
+    const out = target.kind === 'array' ? target.array : new Type(outLength);
+    const bytes = outLength * Type.BYTES_PER_ELEMENT;
+    if (nblocks) {
+      executePlan(new Uint32Array(buffer, offsets, nblocks), nblocks, src, new Uint8Array(out.buffer, out.byteOffset, bytes),
+        bytes / nblocks, Type.BYTES_PER_ELEMENT, target.kind !== 'array');
+    }
+    s.lastCallBytes = indexPart + nblocks * 4;
+    return { data: out, shape: outShape };
+  } finally {
+    writeTensors(s, 0, 0, 0); // the record holds no offsets for the next call
+    m._free(base);
+  }
 }
 
 // The error of a failed call, in the words of js/errors.mjs.

@@ -3,9 +3,10 @@
 #include "index_resolve.h"
 #include "parallel.h"
 
-/* The general path for blocks j .. seg->count of a segment: resolve WG_SEGMENT offsets at a time
- * (every out-of-range mode), then copy them. Returns 0 at a bad index in WG_OOB_ERROR mode. */
-static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, uint8_t* dst) {
+/* The general path for blocks j .. seg->count of the segment that starts at block q: resolve
+ * WG_SEGMENT offsets at a time (every out-of-range mode), then copy them, or hand them over in
+ * job->offsets. Returns 0 at a bad index in WG_OOB_ERROR mode. */
+static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, size_t q) {
   size_t off[WG_SEGMENT];
   while (j < seg->count) {
     size_t k = seg->count - j < WG_SEGMENT ? seg->count - j : WG_SEGMENT;
@@ -20,7 +21,11 @@ static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j
       if (st != WG_OK) return 0;
     }
     if (seg->ramp) wg_offsets_add_ramp(off, k, j * seg->ramp, seg->ramp);
-    job->kernels.copy(dst + j * job->block_bytes, job->src, off, k, job->block_bytes);
+    if (job->offsets) {
+      for (size_t i = 0; i < k; ++i) job->offsets[q + j + i] = off[i];
+    } else {
+      job->kernels.copy(job->dst + (q + j) * job->block_bytes, job->src, off, k, job->block_bytes);
+    }
     j += k;
   }
   return 1;
@@ -32,14 +37,14 @@ static void run_blocks(void* ctx, size_t start, size_t count) {
     if (atomic_load_explicit(&job->failed, memory_order_relaxed)) return;
     wg_segment seg;
     job->map(job, q, end - q, &seg);
-    uint8_t* dst = job->dst + q * job->block_bytes;
     size_t done = 0;
     if (job->kernels.fused) {
+      uint8_t* dst = job->dst + q * job->block_bytes;
       const uint8_t* idx = (const uint8_t*)job->indices + seg.first * wg_index_bytes(job->index_type);
       done = job->kernels.fused(dst, job->src + seg.base, idx, seg.count, job->depth,
                                 job->dim_sizes, job->scales, seg.ramp);
     }
-    if (done < seg.count && !copy_general(job, &seg, done, dst)) {
+    if (done < seg.count && !copy_general(job, &seg, done, q)) {
       atomic_store(&job->failed, 1);
       return;
     }
@@ -52,8 +57,9 @@ wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err)
   atomic_init(&job->failed, 0);
   if (total > 0) {
     job->kernels = wg_pick_kernels(job->block_bytes, job->index_type, job->depth);
-    /* The fused kernels wrap negative indices; the general path knows the policy. */
-    if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
+    /* The fused kernels wrap negative indices, and copy; the general path knows the policy,
+     * and hands over offsets. */
+    if (job->negative != WG_NEGATIVE_WRAP || job->offsets) job->kernels.fused = NULL;
     size_t tile = WG_TILE_BYTES / job->block_bytes;
     /* Small jobs run on the caller alone: waking the pool costs more than it saves. */
     wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job,

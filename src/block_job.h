@@ -47,6 +47,7 @@ struct wg_block_job {
   size_t first_dim;        /* which are dimensions first_dim .. first_dim + depth of the data */
   size_t scales[WG_MAX_RANK]; /* [depth]: bytes per step of each component */
   /* set by the engine */
+  size_t* offsets; /* NULL: copy; else each block's source offset is written there (op.h) */
   wg_kernels kernels;
   atomic_int failed;
 };

@@ -28,6 +28,16 @@ typedef struct wg_op_args {
   wg_oob_mode mode;
   int32_t negative_indices; /* wg_negative_mode; validated with the mode */
   void* out;
+  /* The copy ops (take, gather, gather_nd; not gather_block_quantized): with offsets set, the
+   * run resolves the output into its blocks' sources instead of copying them (the plan executed
+   * elsewhere: js/copy-plan.mjs). offsets[b] is the byte offset in data of output block b, or
+   * WG_ZERO_BLOCK (SIZE_MAX) for a block of zeros, for b below the block count; every block has
+   * out's byte size / that count bytes. data and out are not touched (they may be NULL); the
+   * rules and the errors are the run's. */
+  size_t* offsets;
+  /* The shape query writes the block count there when it is set (0 for
+   * gather_block_quantized, which has no copy plan). */
+  size_t* out_blocks;
   /* gather_block_quantized only: the table's quantization, its scales and zero points */
   wg_quant_desc quant;
   const void* scales;
@@ -74,18 +84,19 @@ typedef wg_status (*wg_op_run_fn)(wg_pool* pool, const wg_op_args* a, wg_error_i
 /* Defines wg_<name>_shape_args and wg_<name>_run_args from the op's plan type and function
  * (wg_status plan_fn(const wg_op_args*, plan_type*, wg_error_info*)); the run is the engine's
  * copy job. */
-#define WG_DEFINE_OP(name, plan_type, plan_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, wg_plan_run, .plan)
+#define WG_DEFINE_OP(name, plan_type, plan_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, wg_plan_run, .plan, 1)
 
 /* The same for an op that runs its plan itself: wg_status run_fn(wg_pool*, plan_type*,
  * const wg_op_args*, wg_error_info*). */
-#define WG_DEFINE_OP_RUN(name, plan_type, plan_fn, run_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, )
+#define WG_DEFINE_OP_RUN(name, plan_type, plan_fn, run_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, , 0)
 
-#define WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, member)                              \
+#define WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, member, copy_job)                    \
   wg_status wg_##name##_shape_args(const wg_op_args* a, size_t* out_shape, size_t* out_rank,     \
                                    wg_error_info* err) {                                         \
     plan_type p;                                                                                 \
     wg_status st = wg_check_args(a, err);                                                        \
     if (st == WG_OK) st = plan_fn(a, &p, err);                                                   \
+    if (st == WG_OK && a->out_blocks) *a->out_blocks = (copy_job) ? p.plan.job.nblocks : 0;      \
     return st == WG_OK ? wg_plan_shape(&p.plan, out_shape, out_rank, err) : st;                  \
   }                                                                                              \
   wg_status wg_##name##_run_args(wg_pool* pool, const wg_op_args* a, wg_error_info* err) {       \

@@ -93,7 +93,7 @@ static wg_status check_run(const wg_plan* plan, const wg_op_args* a, size_t inde
   if (n == SIZE_MAX || (n != 0 && a->elem_size > SIZE_MAX / n)) {
     return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
   }
-  if ((index_count && !a->indices) || (n && (!a->data || !a->out))) {
+  if ((index_count && !a->indices) || (n && !a->offsets && (!a->data || !a->out))) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   return WG_OK;
@@ -108,6 +108,7 @@ wg_status wg_plan_run(wg_pool* pool, wg_plan* plan, const wg_op_args* a, wg_erro
   wg_block_job* job = &plan->job;
   job->src = a->data;
   job->dst = a->out;
+  job->offsets = a->offsets;
   job->indices = a->indices;
   job->index_type = a->index_type;
   job->index_count = index_count;

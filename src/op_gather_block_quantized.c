@@ -272,7 +272,7 @@ static wg_status run_gbq(wg_pool* pool, gbq_plan* t, const wg_op_args* a, wg_err
     return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
   }
   if (!wg_index_type_valid(a->index_type) || !wg_oob_mode_valid(a->mode) ||
-      !wg_negative_mode_valid(a->negative_indices) || (t->count && !a->indices) ||
+      !wg_negative_mode_valid(a->negative_indices) || (t->count && !a->indices) || a->offsets ||
       (n && (!a->data || !a->scales || !a->out || (a->quant.has_zero_points && !a->zero_points)))) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }

@@ -17,6 +17,7 @@ typedef struct wg_call {
   size_t zp_shape[WG_MAX_RANK];
   size_t out_shape[WG_MAX_RANK];
   size_t out_rank;
+  size_t out_blocks; /* the shape query's block count (op.h: offsets) */
   wg_error_info err;
 } wg_call;
 
@@ -41,6 +42,7 @@ static int prepare(wg_call* c) {
   c->args.index_shape = c->index_shape;
   c->args.quant.scale_shape = c->scale_shape;
   c->args.quant.zp_shape = c->zp_shape;
+  c->args.out_blocks = &c->out_blocks;
   return c->op >= 0 && c->op < WG_OP_COUNT;
 }
 
@@ -115,7 +117,8 @@ static const abi_entry abi[] = {
     FIELD(args.quant.quant_type), FIELD(args.quant.scale_type), FIELD(args.quant.bits),
     FIELD(args.quant.block_size), FIELD(args.quant.quantize_axis), FIELD(args.quant.has_zero_points),
     FIELD(args.quant.scale_rank), FIELD(args.quant.zp_rank), FIELD(args.scales),
-    FIELD(args.zero_points), FIELD(scale_shape), FIELD(zp_shape),
+    FIELD(args.zero_points), FIELD(scale_shape), FIELD(zp_shape), FIELD(args.offsets),
+    FIELD(out_blocks),
 };
 
 size_t wg_abi_count(void) { return sizeof abi / sizeof abi[0]; }

@@ -8,7 +8,7 @@ import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { refOps } from '../common/reference.mjs';
 import { OPS, runCase, stats } from './random-cases.mjs';
-import api from './tested-api.mjs';
+import api, { copyPlan } from './tested-api.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape);
 
@@ -21,6 +21,12 @@ const CONFIGS = [
   // even tiny ops split across the pool, so the work partitioning is exercised on every case.
   { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 },
   { variant: 'simd-threaded', threads: 4, parallelThreshold: 0 },
+  // The two ways the bytes move (js/copy-plan.mjs), each forced wherever both could serve a call
+  // (the configurations above let the cost model choose): C's plan executed by JS, also with the
+  // plan resolved on 2 threads, and the kernel in wasm memory.
+  { variant: 'simd', threads: 1, path: 'js' },
+  { variant: 'simd-threaded', threads: 2, parallelThreshold: 0, path: 'js' },
+  { variant: 'simd-threaded', threads: 2, path: 'kernel' },
 ];
 const CASES_PER_OP = Number(process.env.WG_RANDOM_CASES ?? 1500);
 
@@ -28,18 +34,28 @@ const CASES_PER_OP = Number(process.env.WG_RANDOM_CASES ?? 1500);
 
 for (const cfg of CONFIGS) {
   const cfgName = `${cfg.variant} threads=${cfg.threads}` +
-    (cfg.parallelThreshold !== undefined ? ` parallelThreshold=${cfg.parallelThreshold}` : '');
+    (cfg.parallelThreshold !== undefined ? ` parallelThreshold=${cfg.parallelThreshold}` : '') +
+    (cfg.path ? ` path=${cfg.path}` : '');
   describe(`random vs reference: ${cfgName}`, () => {
     before(async () => {
-      const info = await api.init({ ...cfg });
+      const { path, ...opts } = cfg;
+      const info = await api.init(opts);
       assert.equal(info.variant, cfg.variant);
       assert.equal(info.threads, cfg.threads);
+      if (path) {
+        assert.ok(copyPlan, 'the module under test has js/copy-plan.mjs');
+        copyPlan.forcePath(path);
+      }
     });
-    after(() => api.dispose());
+    after(() => {
+      copyPlan?.forcePath(null);
+      api.dispose();
+    });
 
     for (const op of OPS) {
       test(`${op}: ${CASES_PER_OP} seeded cases`, (t) => {
         const before = { ...stats };
+        const paths = copyPlan && { ...copyPlan.pathCounts };
         const heapBefore = api.heapStats ? api.heapStats().heapInUse : 0;
         const failures = [];
         for (let n = 0; n < CASES_PER_OP; n++) {
@@ -61,8 +77,13 @@ for (const cfg of CONFIGS) {
         }
         const resident = stats.residentCases - before.residentCases;
         if (api.upload) assert.ok(resident >= CASES_PER_OP / 2, `only ${resident} cases used resident tensors`);
+        const moved = paths && { js: copyPlan.pathCounts.js - paths.js, kernel: copyPlan.pathCounts.kernel - paths.kernel };
+        if (cfg.path) { // forced: every call that could take either path took this one
+          assert.equal(moved[cfg.path === 'js' ? 'kernel' : 'js'], 0);
+          assert.ok(moved[cfg.path] > CASES_PER_OP / 4, `${moved[cfg.path]} calls took the ${cfg.path} path`);
+        }
         t.diagnostic(`${stats.cases - before.cases} cases, ${stats.errorsChecked - before.errorsChecked} ` +
-          `expected-error cases, ${resident} with resident tensors`);
+          `expected-error cases, ${resident} with resident tensors` + (moved ? `; paths: js ${moved.js}, kernel ${moved.kernel}` : ''));
       });
     }
 

@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "op.h" /* the offsets mode (check_offsets) */
 #include "wasm_gather.h"
 
 /* WG_FUZZ_OP names the op (take, gather_nd, gather or gather_block_quantized: a line of
@@ -419,6 +420,49 @@ static wg_status run_op(wg_pool* pool, const call* c, const void* data, const vo
 }
 
 static size_t mul_or_max(size_t a, size_t b) { return b && a > SIZE_MAX / b ? SIZE_MAX : a * b; }
+
+/* The same call in offsets mode (src/op.h: C resolves the plan, the caller moves the bytes, as
+ * js/copy-plan.mjs does): the same status and error report, every offset inside the data, and
+ * the output rebuilt here from the offsets equal to the reference's. */
+static void check_offsets(wg_pool* pool, const call* c, size_t data_bytes, const uint8_t* data,
+                          const void* idx, int32_t axis, int32_t bd, size_t elem,
+                          wg_index_type itype, wg_status want_st, const uint8_t* want,
+                          size_t out_bytes, const wg_error_info* want_err) {
+  size_t nblocks = SIZE_MAX, shape[2 * WG_MAX_RANK], rank;
+  wg_op_args a = {.data_shape = c->P, .data_rank = c->pr, .index_shape = c->I,
+                  .index_rank = c->ir, .axis = axis, .batch_dims = bd, .elem_size = elem,
+                  .indices = idx, .index_type = itype, .mode = (wg_oob_mode)c->mode,
+                  .negative_indices = c->negative, .out_blocks = &nblocks};
+  wg_error_info err;
+  wg_status st = FUZZ_OP == OP_take ? wg_take_shape_args(&a, shape, &rank, &err)
+                 : FUZZ_OP == OP_gather_nd ? wg_gather_nd_shape_args(&a, shape, &rank, &err)
+                                          : wg_gather_shape_args(&a, shape, &rank, &err);
+  if (st != WG_OK || nblocks == SIZE_MAX) FAIL("offsets mode: shape query status %d", st);
+  if (out_bytes && (!nblocks || out_bytes % nblocks)) FAIL("%zu blocks for %zu bytes", nblocks, out_bytes);
+  size_t* off = malloc((nblocks + 1) * sizeof *off);
+  if (!off) abort();
+  a.offsets = off;
+  memset(&err, 0x77, sizeof err);
+  st = FUZZ_OP == OP_take ? wg_take_run_args(pool, &a, &err)
+       : FUZZ_OP == OP_gather_nd ? wg_gather_nd_run_args(pool, &a, &err)
+                                : wg_gather_run_args(pool, &a, &err);
+  if (st != want_st) FAIL("offsets mode: status %d, reference %d", st, want_st);
+  if (st == WG_ERR_INDEX_OUT_OF_RANGE) check_error_report(&err, want_err);
+  if (st == WG_OK && out_bytes) {
+    size_t bb = out_bytes / nblocks;
+    for (size_t b = 0; b < nblocks; ++b) {
+      if (off[b] == SIZE_MAX) { /* WG_ZERO_BLOCK */
+        for (size_t i = 0; i < bb; ++i)
+          if (want[b * bb + i]) FAIL("offsets mode: block %zu is zeros, the reference's is not", b);
+      } else if (off[b] > data_bytes || data_bytes - off[b] < bb) {
+        FAIL("offsets mode: block %zu at %zu + %zu is outside the data (%zu bytes)", b, off[b], bb, data_bytes);
+      } else if (memcmp(data + off[b], want + b * bb, bb) != 0) {
+        FAIL("offsets mode: block %zu differs from the reference", b);
+      }
+    }
+  }
+  free(off);
+}
 
 /* ---- gather_block_quantized: its own decoder, shape rules and reference ----
  * Input layout (tests/fuzz/make-seeds.mjs writes it):
@@ -991,6 +1035,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
       FAIL("output differs from the reference at byte %zu of %zu", i, out_bytes);
     }
     if (st == WG_ERR_INDEX_OUT_OF_RANGE) check_error_report(&err, &want_err);
+    check_offsets(pool, &c, data_bytes, data.p, idx.p, axis, bd, elem, itype, want_st, want,
+                  out_bytes, &want_err);
   }
   if (memcmp(data.p, data_copy, data_bytes) != 0) FAIL("data changed");
   if (memcmp(idx.p, idx_copy, ib_bytes) != 0) FAIL("indices changed");

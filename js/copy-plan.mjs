@@ -1,0 +1,124 @@
+// A copy plan executed in JS (issue 13: move each byte once). C resolves the call into its
+// output blocks' sources (src/op.h: args.offsets), with the same rules and errors as a run; the
+// bytes then move here, from where they are (the caller's data array, or a resident tensor's
+// wasm memory) into where they go (the caller's output array), instead of copying the whole data
+// into wasm memory and the output out of it.
+//
+// When: see choosePath (the cost model) and README "Where the bytes move".
+
+/** C's WG_ZERO_BLOCK (SIZE_MAX of wasm32) as it reads in a Uint32Array: a block of zeros. */
+export const ZERO_BLOCK = 0xffffffff;
+
+// Blocks up to this many 4-byte words are copied by a loop; longer ones by TypedArray.set on a
+// subarray, whose fixed cost (making the subarray view) a loop of this length matches.
+const LOOP_WORDS = 16;
+
+// A view of the same bytes as `bytes` (a Uint8Array) with elements of `width` bytes.
+function wordsOf(bytes, width) {
+  const T = width === 4 ? Uint32Array : width === 2 ? Uint16Array : Uint8Array;
+  return new T(bytes.buffer, bytes.byteOffset, bytes.byteLength / width);
+}
+
+/**
+ * Copies the n blocks of bb bytes that offsets (a Uint32Array: byte offsets into src, or
+ * ZERO_BLOCK) name from src into dst, one after another; src and dst are Uint8Arrays that do not
+ * overlap; every offset is a multiple of elemSize. Zero blocks are written only when zeroed is
+ * false (a fresh array is zeros already).
+ * Bitwise: elements move as integers, never as floats (NaN payloads stay).
+ */
+export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
+  // The widest word that divides the element (so every offset), the block and both arrays' alignment.
+  let width = Math.min(4, elemSize);
+  while (width > 1 && (bb % width || src.byteOffset % width || dst.byteOffset % width)) width >>= 1;
+  const s = wordsOf(src, width), d = wordsOf(dst, width);
+  const w = bb / width; // words per block
+  const shift = width === 4 ? 2 : width === 2 ? 1 : 0;
+  if (w === 1) {
+    for (let j = 0; j < n; j++) {
+      const o = offsets[j];
+      if (o !== ZERO_BLOCK) d[j] = s[o >>> shift];
+      else if (!zeroed) d[j] = 0;
+    }
+  } else if (w <= LOOP_WORDS) {
+    for (let j = 0, at = 0; j < n; j++, at += w) {
+      const o = offsets[j];
+      if (o !== ZERO_BLOCK) {
+        for (let k = 0, from = o >>> shift; k < w; k++) d[at + k] = s[from + k];
+      } else if (!zeroed) {
+        d.fill(0, at, at + w);
+      }
+    }
+  } else {
+    for (let j = 0, at = 0; j < n; j++, at += w) {
+      const o = offsets[j];
+      if (o !== ZERO_BLOCK) {
+        const from = o >>> shift;
+        d.set(s.subarray(from, from + w), at);
+      } else if (!zeroed) {
+        d.fill(0, at, at + w);
+      }
+    }
+  }
+}
+
+/** Whether two byte ranges (Uint8Arrays, or views) share memory. */
+export function overlaps(a, b) {
+  if (a.buffer !== b.buffer) return false;
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+}
+
+// The cost model's constants, in ns, measured here by bench/copy-cost.mjs (the median of three
+// runs of it, 2026-11-23, simd-threaded at 2 threads, 2 shared cores): per output block of
+// blockBytes[i] bytes taken from a 32 MiB resident table into a new array, what the kernel path
+// costs (the kernel and the copy out of wasm memory) and what the JS path costs (C resolving the
+// plan and executePlan); and per byte, copying the data into wasm memory. Random rows of a table
+// that is not in cache: JS pays a miss per element (about 40 ns) where the kernel overlaps them
+// (3-4 ns), so JS wins only by not copying the data in.
+export const COSTS = {
+  blockBytes: [4, 16, 64, 256, 1024, 4096, 16384],
+  kernelPerBlock: [3.29, 13.72, 25.14, 44.98, 129.77, 1468, 2035],
+  jsPerBlock: [9.61, 74.2, 201, 188, 208, 2452, 3258],
+  copyInPerByte: 0.057,
+};
+
+// A per-block cost at block size bb: interpolated between the measured sizes on a log scale,
+// and beyond the largest in proportion to the bytes.
+function perBlock(table, bb) {
+  const sizes = COSTS.blockBytes;
+  const last = sizes.length - 1;
+  if (bb >= sizes[last]) return table[last] * (bb / sizes[last]);
+  if (bb <= sizes[0]) return table[0];
+  let i = 0;
+  while (sizes[i + 1] < bb) i++;
+  const f = Math.log(bb / sizes[i]) / Math.log(sizes[i + 1] / sizes[i]);
+  return table[i] + f * (table[i + 1] - table[i]);
+}
+
+let forced = null;
+/** How many calls each path served when both could (tests check that forcing took). */
+export const pathCounts = { kernel: 0, js: 0 };
+/** Tests only: 'kernel' or 'js' forces that path wherever both can serve a call; null: the model. */
+export function forcePath(path) { forced = path; }
+
+/**
+ * Which path serves a call: 'kernel' (the data in wasm memory, the C kernel, the output copied
+ * out) or 'js' (C resolves the plan, JS moves the bytes: runPlanInJs of js/call.mjs). 'js' can
+ * serve a copy op (nblocks > 0) whose output is a JS array (new, or an opts.out that does not
+ * share memory with the data) and whose data is the caller's array (one-shot: the kernel path
+ * copies it in whole). From a resident table into a JS array (one pass instead of the kernel
+ * and a copy out) it would not win here (COSTS: jsPerBlock above kernelPerBlock at every size),
+ * so resident data always takes the kernel.
+ */
+export function choosePath(d, target, outBytes, nblocks) {
+  if (!nblocks || d.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
+  if (target.kind === 'array' && overlaps(target.array, d.data)) return 'kernel';
+  const path = forced ?? modelPath(d, outBytes, nblocks);
+  pathCounts[path]++;
+  return path;
+}
+
+function modelPath(d, outBytes, nblocks) {
+  const bb = outBytes / nblocks;
+  const kernel = d.bytes * COSTS.copyInPerByte + nblocks * perBlock(COSTS.kernelPerBlock, bb);
+  return nblocks * perBlock(COSTS.jsPerBlock, bb) < kernel ? 'js' : 'kernel';
+}

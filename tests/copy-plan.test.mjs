@@ -1,0 +1,128 @@
+// The two paths of a one-shot call (js/copy-plan.mjs): executePlan by itself (every word width,
+// each of its three loops, zero blocks, NaN payloads kept bit for bit), the cost model's switch
+// (calls just on each side of it take the path it says and give the reference's values), and
+// the cases that must not take the JS path (an opts.out that shares memory with the data, resident
+// data). tests/random.test.mjs runs its seeded cases with each path forced.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { refTake } from '../common/reference.mjs';
+import { COSTS, ZERO_BLOCK, choosePath, executePlan, forcePath, pathCounts } from '../js/copy-plan.mjs';
+import { dispose, init, take, upload } from '../js/index.mjs';
+import { Rng } from './rng.mjs';
+
+before(() => init());
+after(() => { forcePath(null); dispose(); });
+
+const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+
+test('executePlan: every element size, each loop, zero blocks, views at odd offsets, bitwise', () => {
+  const rng = new Rng(0x3c0b7);
+  let cases = 0;
+  for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array, BigInt64Array]) {
+    const e = Type.BYTES_PER_ELEMENT;
+    for (const elems of [1, 2, 3, 16, 17, 40]) { // blocks: single words, loops, TypedArray.set
+      const bb = elems * e, rows = 9, n = 23;
+      // the source: a view at an offset of one element into random bytes (NaN payloads included)
+      const backing = new Uint8Array((rows * elems + 1) * e).map(() => rng.int(0, 255));
+      const src = new Uint8Array(backing.buffer, e, rows * bb);
+      const offsets = Uint32Array.from({ length: n }, () => (rng.chance(0.2) ? ZERO_BLOCK : rng.int(0, rows - 1) * bb));
+      for (const zeroed of [true, false]) {
+        const out = new Uint8Array(n * bb + 2 * e).fill(zeroed ? 0 : 0xee);
+        const dst = new Uint8Array(out.buffer, e, n * bb);
+        executePlan(offsets, n, src, dst, bb, e, zeroed);
+        for (let j = 0; j < n; j++) {
+          const got = dst.subarray(j * bb, (j + 1) * bb);
+          const want = offsets[j] === ZERO_BLOCK ? new Uint8Array(bb) : src.subarray(offsets[j], offsets[j] + bb);
+          assert.deepEqual(got, want, `${Type.name} block ${j} of ${bb} bytes, zeroed ${zeroed}`);
+        }
+        assert.deepEqual([...out.subarray(0, e), ...out.subarray(e + n * bb)], new Array(2 * e).fill(zeroed ? 0 : 0xee), 'nothing written around dst');
+        cases++;
+      }
+    }
+  }
+  assert.equal(cases, 60);
+});
+
+// take of k rows of cols float32 from a [rows, cols] table: the k at which the model starts to
+// prefer the kernel (the JS path's cost grows with k, the data copy it saves does not).
+function switchPoint(rows, cols) {
+  const d = { bytes: rows * cols * 4, ptr: undefined, Type: Float32Array, data: new Float32Array(0) };
+  const target = { kind: 'new' };
+  let last = null;
+  for (let k = 1; k <= rows * 4; k++) {
+    forcePath(null);
+    const path = choosePath(d, target, k * cols * 4, k);
+    if (last === 'js' && path === 'kernel') return k;
+    last = path;
+  }
+  return null;
+}
+
+test('the cost model: calls on each side of its switch take the path it chose, and are right', () => {
+  for (const [rows, cols] of [[4096, 64], [2048, 1], [512, 1024]]) {
+    const k = switchPoint(rows, cols);
+    assert.ok(k > 1, `[${rows}, ${cols}]: the model switches from js to kernel (at ${k} rows)`);
+    const rng = new Rng(rows + cols);
+    const data = { data: Float32Array.from({ length: rows * cols }, () => rng.next()), shape: [rows, cols] };
+    for (const [n, want] of [[k - 1, 'js'], [k, 'kernel']]) {
+      const indices = { data: Int32Array.from({ length: n }, () => rng.int(-rows, rows - 1)), shape: [n] };
+      const before = { ...pathCounts };
+      const got = take(data, indices);
+      assert.equal(pathCounts[want] - before[want], 1, `[${rows}, ${cols}] by ${n}: the ${want} path`);
+      assert.deepEqual(got.data, Float32Array.from(refTake(data, indices).data), `[${rows}, ${cols}] by ${n}`);
+    }
+  }
+  // where the model chooses, every size in between as well (W5's shape: a small table)
+  const rng = new Rng(5);
+  const data = { data: Float32Array.from({ length: 1000 * 64 }, () => rng.next()), shape: [1000, 64] };
+  const indices = { data: Int32Array.from({ length: 16 }, () => rng.int(0, 999)), shape: [16] };
+  const before = pathCounts.js;
+  assert.deepEqual(take(data, indices).data, Float32Array.from(refTake(data, indices).data));
+  assert.equal(pathCounts.js - before, 1, 'W5: 16 rows of a 256 KB table move in JS');
+});
+
+test('errors are the same on both paths: the first bad index, nothing written to opts.out', () => {
+  const data = { data: new Float32Array(64 * 8).map((_, i) => i), shape: [64, 8] };
+  const indices = { data: Int32Array.from([3, 64, -65, 1]), shape: [2, 2] }; // two bad ones
+  const messages = [];
+  for (const path of ['kernel', 'js']) {
+    forcePath(path);
+    const out = new Float32Array(2 * 2 * 8).fill(-1);
+    const before = pathCounts[path];
+    assert.throws(() => take(data, indices, { out: { data: out, shape: [2, 2, 8] } }), (e) => {
+      messages.push(e.message);
+      return e instanceof RangeError;
+    });
+    assert.ok(pathCounts[path] > before);
+    assert.ok(out.every((v) => v === -1), `${path}: opts.out untouched`);
+  }
+  forcePath(null);
+  assert.equal(messages[0], messages[1]);
+  assert.match(messages[0], /indices\[0, 1\] = 64/);
+});
+
+test('not the JS path: an opts.out sharing memory with the data, or resident data', () => {
+  forcePath('js');
+  const buffer = new Float32Array(64);
+  for (let i = 0; i < 32; i++) buffer[i] = i;
+  const data = { data: buffer.subarray(0, 32), shape: [8, 4] };
+  const out = buffer.subarray(16, 32); // overlaps the data's last half
+  const indices = { data: Int32Array.from([7, 0, 5, 6]), shape: [4] };
+  const original = data.data.slice();
+  const want = refTake({ data: original, shape: [8, 4] }, indices).data;
+  const before = { ...pathCounts };
+  take(data, indices, { out });
+  assert.deepEqual(Array.from(out), Array.from(want), 'the kernel read the data before the output overwrote it');
+  const table = upload({ data: original, shape: [8, 4] });
+  assert.deepEqual(Array.from(take(table, indices).data), Array.from(want));
+  table.dispose();
+  assert.deepEqual(pathCounts, before, 'neither call could take the JS path');
+  forcePath(null);
+});
+
+test('the cost tables have one entry per block size, in increasing size', () => {
+  const { blockBytes, jsPerBlock, kernelPerBlock } = COSTS;
+  assert.equal(jsPerBlock.length, blockBytes.length);
+  assert.equal(kernelPerBlock.length, blockBytes.length);
+  assert.ok(blockBytes.every((b, i) => i === 0 || b > blockBytes[i - 1]));
+});
