@@ -43,6 +43,12 @@ export class ResidentTensor<T extends DataArray = DataArray> {
   readonly disposed: boolean;
   /** Copies the data out into `out` (same type and length) or a new array. */
   read(out?: T): T;
+  /**
+   * The data without a copy: a view of the tensor's bytes in wasm memory (writes change the
+   * tensor). Valid until dispose(); on the `simd` build also until wasm memory grows (a later
+   * upload or op may grow it), after which the view has length 0: call view() again.
+   */
+  view(): T;
   dispose(): void;
 }
 

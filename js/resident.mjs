@@ -43,6 +43,19 @@ export class ResidentTensor {
     return dst;
   }
 
+  /**
+   * The data where it lives, without a copy: a TypedArray of arrayType on the tensor's bytes in
+   * wasm memory (writing into it changes the tensor). Valid until the tensor is disposed; on the
+   * `simd` build also only until wasm memory grows (any later upload or op may grow it): the
+   * view's buffer is then detached and its length 0, which is how to tell (`view.length !==
+   * tensor.length`); call view() again. On `simd-threaded` memory is shared and growing leaves
+   * views valid.
+   */
+  view() {
+    const r = live(this, 'view', 'this');
+    return new r.Type(r.owner.memory.buffer, r.ptr, r.length);
+  }
+
   /** Frees the wasm memory now. Calling it again does nothing. */
   dispose() {
     const r = internal.get(this);

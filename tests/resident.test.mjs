@@ -47,6 +47,41 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
       for (const t of [e, d, none, r]) t.dispose();
     });
 
+    test('view(): the data without a copy, every dtype; writes go to the tensor; growth on simd', () => {
+      for (const T of DTYPES) {
+        const src = fill(T, 21);
+        const t = upload({ data: src, shape: [3, 7] });
+        const v = t.view();
+        assert.ok(v instanceof T);
+        assert.equal(v.length, 21);
+        assert.deepEqual(v, src);
+        v[2] = v[5]; // the tensor's own bytes
+        assert.deepEqual(t.read()[2], src[5]);
+        t.dispose();
+        assert.throws(() => t.view(), /view: this is a resident tensor that was disposed/);
+      }
+      // an op's resident result, read where it is
+      const d = upload({ data: fill(Float32Array, 40), shape: [10, 4] });
+      const r = take(d, { data: new Int32Array([9, 0]), shape: [2] }, { resident: true });
+      assert.deepEqual(r.view(), r.read());
+      const empty = upload({ data: new Float32Array(0), shape: [0] });
+      assert.equal(empty.view().length, 0);
+      // Growing wasm memory: on simd (not shared) the old view is detached, length 0, and
+      // view() gives a live one; on simd-threaded (shared) the old view stays valid.
+      const before = r.view();
+      const bytes = (s) => s.buffer.byteLength;
+      const grown = bytes(before);
+      const big = upload({ data: new Float32Array(grown / 4 + (1 << 20)), shape: [grown / 4 + (1 << 20)] });
+      if (config.variant === 'simd') {
+        assert.equal(before.length, 0, 'a view from before the growth is detached');
+      } else {
+        assert.equal(before.length, 8, 'shared memory: still valid');
+        assert.deepEqual(before, r.read());
+      }
+      assert.deepEqual(r.view(), r.read(), 'view() again after the growth');
+      for (const t of [d, r, empty, big]) t.dispose();
+    });
+
     test('ops chain on resident tensors and give what the plain path gives', () => {
       const table = { data: fill(Float32Array, 50 * 8), shape: [50, 8] };
       const rows = { data: new Int32Array([49, -1, 0, 7, 7]), shape: [5] };

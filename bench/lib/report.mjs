@@ -11,7 +11,7 @@ const PEER_WORKLOADS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
 
 // The runner name of each mode (wasm-gather-runners.mjs).
 const RUNNER = { 'one-shot': 'one-shot', resident: 'resident', 'resident-new': 'resident, new array per call',
-  'resident-chained': 'resident, output kept in wasm', 'in-wasm': 'in-wasm' };
+  'resident-chained': 'resident, output kept in wasm', 'resident-view': 'resident, read with view()', 'in-wasm': 'in-wasm' };
 
 const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
 const fmtMs = (ms) => (ms === undefined ? '–' : ms >= 10 ? ms.toFixed(1) : ms >= 0.1 ? ms.toFixed(3) : `${(ms * 1000).toFixed(2)} µs`);
@@ -168,6 +168,9 @@ function wMarkdown(report, L) {
   L.push('', '## Targets (issue 3)', '', '| target | measured | met |', '| --- | --- | --- |');
   for (const t of targets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
 
+  L.push('', '## Targets (issue 13: move each byte once; Node)', '', '| target | measured | met |', '| --- | --- | --- |');
+  for (const t of targets13(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+
   L.push('', '## Peak wasm heap per call (simd-threaded)', '', '| workload | mode | peak allocated by the call | data + indices + output | wasm memory |', '| --- | --- | ---: | ---: | ---: |');
   for (const w of report.workloads) {
     for (const mode of ['one-shot', 'resident', 'resident-chained', 'in-wasm']) {
@@ -238,6 +241,7 @@ function summary(report) {
   line('wasm-gather, one-shot', (w) => time(wg('simd-threaded', T, 'one-shot'), w));
   line('wasm-gather, resident, output to JS', (w) => time(wg('simd-threaded', T, 'resident'), w));
   line('wasm-gather, resident, output kept in wasm', (w) => time(wg('simd-threaded', T, RUNNER['resident-chained']), w));
+  line('wasm-gather, resident, read with view()', (w) => time(wg('simd-threaded', T, RUNNER['resident-view']), w));
   line('wasm-gather, in-wasm (kernel + call)', (w) => time(wg('simd-threaded', T, 'in-wasm'), w));
   line('wasm-gather simd, 1 thread, in-wasm', (w) => time(wg('simd', 1, 'in-wasm'), w));
   line('native C, -O3, 1 thread', (w) => time('native C, -O3, 1 thread', w));
@@ -247,6 +251,8 @@ function summary(report) {
   line('plain JS loops', (w) => time('plain JS loops', w));
   L.push('', '| target (issue 3) | measured | met |', '| --- | --- | --- |');
   for (const t of targets(report)) L.push(`| ${t.name} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+  L.push('', '| target (issue 13) | measured | met |', '| --- | --- | --- |');
+  for (const t of targets13(report)) L.push(`| ${t.name} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
   return L.join('\n');
 }
 
@@ -272,6 +278,33 @@ function qIndex(report) {
 }
 
 /** The targets of issue 11: { name, value, met, detail }. */
+/** Issue 13's targets: { name, value, met, detail }. */
+export function targets13(report) {
+  const { time, fastestPeer, wg } = index(report);
+  const T = defaultThreads(report);
+  const out = [];
+  const add = (name, value, met, detail = '') => out.push({ name, value, met, detail });
+  const W = report.workloads.map((w) => w.id);
+  const oneShot = W.map((w) => fastestPeer('one-shot', w)?.ms / time(wg('simd-threaded', T, 'one-shot'), w));
+  const worst = Math.min(...oneShot);
+  add('one-shot: at least 1.5x the fastest one-shot peer on every workload', `min ${fmtX(worst)} (${W[oneShot.indexOf(worst)]})`, worst >= 1.5,
+    W.map((w, i) => `${w} ${fmtX(oneShot[i])}`).join(', '));
+  const vsJs = W.map((w) => time('plain JS loops', w) / time(wg('simd-threaded', T, 'one-shot'), w));
+  const worstJs = Math.min(...vsJs);
+  add('one-shot: never slower than the plain JS loop', `min ${fmtX(worstJs)} (${W[vsJs.indexOf(worstJs)]})`, worstJs >= 1,
+    W.map((w, i) => `${w} ${fmtX(vsJs[i])}`).join(', '));
+  const ortW5 = time('onnxruntime-web 1.30.0 (inputs fed per run)', 'W5') / time(wg('simd-threaded', T, 'one-shot'), 'W5');
+  add('W5 one-shot: at least 5x onnxruntime-web fed per run', fmtX(ortW5), ortW5 >= 5);
+  for (const [mode, label, want] of [['resident', 'output to a reused JS array', 2.5], ['resident-view', 'read with view()', 3.5]]) {
+    const x = PEER_WORKLOADS.map((w) => fastestPeer('resident', w)?.ms / time(wg('simd-threaded', T, RUNNER[mode]), w));
+    const min = Math.min(...x);
+    add(`resident, ${label}, W1-W4b: geometric mean over the fastest resident peer at least ${want}x` + (mode === 'resident' ? ', none below 1.5x' : ''),
+      `${fmtX(geomean(x))}, min ${fmtX(min)}`, geomean(x) >= want && (mode !== 'resident' || min >= 1.5),
+      PEER_WORKLOADS.map((w, i) => `${w} ${fmtX(x[i])}`).join(', '));
+  }
+  return out;
+}
+
 export function qTargets(report) {
   const { time, ort, wg, row } = qIndex(report);
   const T = defaultThreads(report);

@@ -6,6 +6,7 @@
 //   resident-new: the same, but a new output array per call, as the peers return theirs.
 //   resident-chained: the same, but the output stays in wasm memory (a resident opts.out), as
 //             when a framework chains ops; nothing is copied back to JS.
+//   resident-view: the same, the result read where it is (ResidentTensor.view(), no copy).
 //   in-wasm:  data, indices and output all resident (opts.out is a resident tensor): the kernel
 //             and the call alone, as the native driver measures it; how ops chain in a framework.
 import * as api from '../../js/index.mjs';
@@ -49,6 +50,20 @@ function runners(label) {
         return {
           run: () => call(data, t.indices),
           check: () => out.read(),
+          heap: () => heapStats(),
+          dispose() { data.dispose(); out.dispose(); },
+        };
+      },
+    },
+    {
+      // As a framework that consumes the result where it is: a resident opts.out read with view().
+      impl: `wasm-gather ${label}, resident, read with view()`, family: 'wasm-gather', mode: 'resident-view',
+      setup(w, t) {
+        const data = upload(t.data);
+        const out = upload({ data: outputArray(w), shape: w.outShape });
+        const call = caller(api, w, { out });
+        return {
+          run: () => call(data, t.indices).view(),
           heap: () => heapStats(),
           dispose() { data.dispose(); out.dispose(); },
         };
