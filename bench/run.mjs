@@ -7,6 +7,8 @@
 //        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W and T likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (the report again from bench/results.json)
+//        npm run bench -- --browser    (W1-W5 in headless Chromium, isolated and not, with the
+//                                       in-page peers: bench/browser/; bench/results-browser.json)
 import { execFile } from 'node:child_process';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -160,8 +162,28 @@ function sizes() {
 }
 
 // ---- main ----
+// The browser runs (bench/results-browser.json, from --browser), shown in RESULTS.md beside Node's.
+function withBrowser(report) {
+  try {
+    report.browser = JSON.parse(readFileSync(here('./results-browser.json'), 'utf8'));
+  } catch {
+    // no browser run yet
+  }
+  return report;
+}
 if (process.argv.includes('--report-only')) { // rewrite the report from the last results.json
-  writeReport(JSON.parse(readFileSync(here('./results.json'), 'utf8')), here('./RESULTS.md'), here('./ratios.svg'));
+  writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), here('./RESULTS.md'), here('./ratios.svg'));
+  process.exit(0);
+}
+if (process.argv.includes('--browser')) { // the W workloads in headless Chromium (issue 13)
+  const { runBrowserBench } = await import('./browser/run.mjs');
+  const t = performance.now();
+  const runs = await runBrowserBench({ budgetMs: quick ? 60 : 200, log });
+  const date = new Date().toISOString().slice(0, 10);
+  for (const r of runs) r.page.date = date;
+  writeFileSync(here('./results-browser.json'), JSON.stringify(runs, null, 1) + '\n');
+  writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), here('./RESULTS.md'), here('./ratios.svg'));
+  log(`wrote bench/results-browser.json and bench/RESULTS.md in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   process.exit(0);
 }
 // On these VMs the first touch of fresh memory costs about 3 ms per MiB, and whether a new
@@ -245,5 +267,5 @@ const report = {
 };
 report.seconds = (performance.now() - t0) / 1000;
 writeFileSync(here('./results.json'), JSON.stringify(report, null, 1) + '\n');
-writeReport(report, here('./RESULTS.md'), here('./ratios.svg'));
+writeReport(withBrowser(report), here('./RESULTS.md'), here('./ratios.svg'));
 log(`wrote bench/results.json, bench/RESULTS.md and bench/ratios.svg in ${report.seconds.toFixed(0)} s`);

@@ -18,7 +18,9 @@ const median = (xs) => {
  * Returns { medianMs, minMs, samples, callsPerSample } per call.
  */
 export async function measure(run, { budgetMs = 300, minSamples = 5, maxSamples = 500, minSampleMs = 0.2, warmUpMs = 0 } = {}) {
-  const isAsync = typeof run()?.then === 'function';
+  const probe = run();
+  const isAsync = typeof probe?.then === 'function';
+  if (isAsync) await probe; // (onnxruntime-web refuses a run while one is under way)
   const once = isAsync ? async (k) => { for (let i = 0; i < k; i++) await run(); } : (k) => { for (let i = 0; i < k; i++) run(); };
   // Warm up, and find how many calls make a sample of at least minSampleMs.
   let k = 1;

@@ -111,6 +111,7 @@ function markdown(report) {
     'samples were taken (a fresh wasm instance and the JS around it tier up meanwhile).' +
     (mixed ? ` This file joins runs of different dates (\`--only\`): ${Object.entries(dates).map(([k, d]) => `${k} workloads ${d}`).join(', ')}.` : ''), '');
   if (report.workloads?.length) wMarkdown(report, L);
+  if (report.browser?.length) bMarkdown(report.browser, L);
   if (report.qWorkloads?.length) qMarkdown(report, L);
   if (report.tWorkloads?.length) tMarkdown(report, L);
   return L.join('\n').trimEnd() + '\n';
@@ -261,6 +262,54 @@ export function writeReport(report, mdPath, svgPath) {
   if (report.workloads?.length) writeFileSync(svgPath, svg(report));
 }
 
+// ---- B: the W workloads in Chromium (issue 13; bench/browser/) ----
+
+/** Per page kind: the fastest in-page peer's resident time over wasm-gather's, per workload. */
+function bRatios(run, mode) {
+  const time = (impl, w) => run.rows.find((r) => r.impl === impl && r.workload === w && !r.error)?.medianMs;
+  const peer = (w) => Math.min(...run.rows.filter((r) => r.peer && r.workload === w && !r.error).map((r) => r.medianMs));
+  const impl = { resident: 'wasm-gather, resident, output to JS', 'resident-view': 'wasm-gather, resident, read with view()' }[mode];
+  return PEER_WORKLOADS.map((w) => peer(w) / time(impl, w));
+}
+
+/** Issue 13's target in Chromium: { name, value, met, detail }. */
+export function bTargets(browser) {
+  const isolated = browser.find((r) => r.page.crossOriginIsolated);
+  if (!isolated) return [];
+  const x = bRatios(isolated, 'resident');
+  return [{ name: `In Chromium (isolated, ${isolated.page.threads} threads): resident (output to JS) geometric mean at least 2x the fastest in-page peer, W1-W4b`,
+    value: fmtX(geomean(x)), met: geomean(x) >= 2, detail: PEER_WORKLOADS.map((w, i) => `${w} ${fmtX(x[i])}`).join(', ') }];
+}
+
+function bMarkdown(browser, L) {
+  const W = [...new Set(browser.flatMap((r) => r.rows.map((x) => x.workload)))];
+  L.push('# B: the W workloads in Chromium (issue 13)', '',
+    'From `npm run bench -- --browser` (bench/browser/): Debian\'s headless Chromium runs bench/browser/bench.html on a cross-origin ' +
+    'isolated page and on a plain one, with onnxruntime-web (wasm, the data as an initializer) and TensorFlow.js\'s wasm backend ' +
+    '(the data tensor kept) in the same page. Each output checked bitwise against the reference before timing; medians of samples ' +
+    'of at least 5 ms (a plain page\'s clock ticks in 100 µs steps).', '');
+  for (const run of browser) {
+    const { page } = run;
+    L.push(`## ${page.crossOriginIsolated ? 'Cross-origin isolated' : 'Plain'} page: wasm-gather ${page.variant}, ${page.threads} thread(s)`, '',
+      `Median ms per call, ${page.date ?? ''} ${page.userAgent.match(/(HeadlessChrome|Chrome)\/[\d.]+/)?.[0] ?? ''}:`, '');
+    L.push(`| | ${W.join(' | ')} |`, `| --- | ${W.map(() => '---:').join(' | ')} |`);
+    for (const impl of [...new Set(run.rows.map((r) => r.impl))]) {
+      L.push(`| ${impl} | ${W.map((w) => { const r = run.rows.find((x) => x.impl === impl && x.workload === w); return r?.error ? `error: ${r.error}` : fmtMs(r?.medianMs); }).join(' | ')} |`);
+    }
+    for (const mode of ['resident', 'resident-view']) {
+      const x = bRatios(run, mode);
+      L.push(`| **fastest in-page peer / wasm-gather, ${mode === 'resident' ? 'resident, output to JS' : 'read with view()'}** | ${PEER_WORKLOADS.map((w, i) => `**${fmtX(x[i])}**`).join(' | ')} | |`);
+    }
+    L.push('');
+  }
+  const targets = bTargets(browser);
+  if (targets.length) {
+    L.push('| target (issue 13, browser) | measured | met |', '| --- | --- | --- |');
+    for (const t of targets) L.push(`| ${t.name} (${t.detail}) | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
+    L.push('');
+  }
+}
+
 // ---- Q: gatherBlockQuantized (issue 11) ----
 
 const round16 = (n) => (n + 15) & ~15;
@@ -277,7 +326,6 @@ function qIndex(report) {
   return { ok, row, time, ort, wg };
 }
 
-/** The targets of issue 11: { name, value, met, detail }. */
 /** Issue 13's targets: { name, value, met, detail }. */
 export function targets13(report) {
   const { time, fastestPeer, wg } = index(report);
@@ -305,6 +353,7 @@ export function targets13(report) {
   return out;
 }
 
+/** The targets of issue 11: { name, value, met, detail }. */
 export function qTargets(report) {
   const { time, ort, wg, row } = qIndex(report);
   const T = defaultThreads(report);

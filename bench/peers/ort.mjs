@@ -9,6 +9,7 @@ import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { freshInitMs } from './init-ms.mjs';
 import { gatherBlockQuantizedModel, gatherModel } from './onnx-model.mjs';
+import { onnxOp } from './ort-ops.mjs';
 
 const THREADS = [1, 2];
 const ortURL = pathToFileURL(createRequire(import.meta.url).resolve('onnxruntime-web')).href.replace(/\.js$/, '.mjs');
@@ -31,31 +32,6 @@ export async function loadOrt(threads) {
   const ort = await import(`${ortURL}?ortcopy=t${threads}`);
   ort.env.wasm.numThreads = threads;
   return ort;
-}
-
-/** The ONNX node for a workload, and the per-call conversion of its int32 indices, if any. */
-function onnxOp(w) {
-  const { op, opts } = w;
-  if (op === 'take') {
-    if (opts.batchDims) throw new Error('ONNX Gather has no batch_dims');
-    return { opType: 'Gather', attrs: { axis: opts.axis ?? 0 }, indicesType: 'int32' };
-  }
-  if (op === 'gather') return { opType: 'GatherElements', attrs: { axis: opts.dim }, indicesType: 'int32' };
-  return {
-    opType: 'GatherND', attrs: { batch_dims: opts.batchDims ?? 0 }, indicesType: 'int64', convert: toInt64,
-    note: 'GatherND takes int64 indices only: int32 widened to BigInt64Array in run()',
-  };
-}
-
-/** int32 -> int64 by sign extension, writing both halves through an Int32Array view (little-endian). */
-function toInt64(a) {
-  const out = new BigInt64Array(a.length);
-  const halves = new Int32Array(out.buffer);
-  for (let i = 0; i < a.length; i++) {
-    halves[2 * i] = a[i];
-    halves[2 * i + 1] = a[i] >> 31;
-  }
-  return out;
 }
 
 function runner(ort, threads, initMs, mode) {

@@ -9,62 +9,14 @@ import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { numel } from '../../common/shape.mjs';
 import { freshInitMs } from './init-ms.mjs';
+import { planFor } from './tfjs-plan.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
+/** How tfjs computes a workload on a backend (bench/peers/tfjs-plan.mjs), with this tfjs. */
+export const plan = (backend, w, t) => planFor(tf, backend, w, t);
 // Node needs the directory of the backend's .wasm files given explicitly.
 export const wasmDir = `${dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'))}/`;
-
-/**
- * (row..., col) tuples for gatherND: each index of a batched gather (b batch dims, shape
- * `shape`) prefixed by its batch coordinates. Output shape [...shape, b + 1].
- */
-function withBatchCoords(idx, shape, b) {
-  const batchShape = shape.slice(0, b);
-  const perBatch = numel(shape.slice(b));
-  const out = new Int32Array(idx.length * (b + 1));
-  for (let i = 0, o = 0; i < idx.length; i++, o += b + 1) {
-    let q = Math.floor(i / perBatch);
-    for (let d = b - 1; d >= 0; d--) {
-      out[o + d] = q % batchShape[d];
-      q = Math.floor(q / batchShape[d]);
-    }
-    out[o + b] = idx[i];
-  }
-  return out;
-}
-
-/**
- * How tfjs computes a workload: fn(x, i) on an indices tensor of shape `shape`, made from
- * prep(int32 indices) when the indices must be rewritten on every call.
- */
-export function plan(backend, w, t) {
-  const { op, opts } = w;
-  const iShape = t.indices.shape;
-  const r = t.data.shape.length;
-  if (op === 'take') {
-    if (opts.batchDims && backend === 'wasm') throw new Error('tfjs-wasm gather with batchDims > 0 is wrong (tfjs#8658)');
-    return { fn: (x, i) => tf.gather(x, i, opts.axis ?? 0, opts.batchDims ?? 0), shape: iShape };
-  }
-  if (op === 'gatherND' && !opts.batchDims) return { fn: (x, i) => tf.gatherND(x, i), shape: iShape };
-  // The rest are batched gathers: b leading dims shared by data and indices, then one index into
-  // data axis b. gatherND with batch dims and K = 1 is one; so is torch.gather along the last dim.
-  let b, shape;
-  if (op === 'gatherND' && iShape.at(-1) === 1) [b, shape] = [opts.batchDims, iShape.slice(0, -1)];
-  else if (op === 'gather' && (opts.dim === r - 1 || opts.dim === -1)) [b, shape] = [r - 1, iShape];
-  else throw new Error('tfjs has no form of this op: only gatherND with batch dims and K = 1, and gather along the last dim');
-  if (shape.slice(0, b).some((d, j) => d !== t.data.shape[j])) throw new Error('batch dims of data and indices differ');
-  if (backend === 'cpu') {
-    return { fn: (x, i) => tf.gather(x, i, b, b), shape, note: `tf.gather(data, indices, axis ${b}, batchDims ${b})` };
-  }
-  return {
-    fn: (x, i) => tf.gatherND(x, i),
-    shape: [...shape, b + 1],
-    prep: (idx) => withBatchCoords(idx, shape, b),
-    note: 'tf.gatherND on (batch coords, index) tuples built in run() (wasm gather with batchDims is wrong: tfjs#8658)',
-  };
-}
 
 function runner(backend, initMs, mode) {
   const resident = mode === 'resident';
