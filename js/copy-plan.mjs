@@ -69,16 +69,18 @@ export function overlaps(a, b) {
 
 // The cost model's constants, in ns, measured here by bench/copy-cost.mjs (the median of three
 // runs of it, 2026-11-23, simd-threaded at 2 threads, 2 shared cores): per output block of
-// blockBytes[i] bytes taken from a 32 MiB resident table into a new array, what the kernel path
-// costs (the kernel and the copy out of wasm memory) and what the JS path costs (C resolving the
-// plan and executePlan); and per byte, copying the data into wasm memory. Random rows of a table
-// that is not in cache: JS pays a miss per element (about 40 ns) where the kernel overlaps them
-// (3-4 ns), so JS wins only by not copying the data in.
+// blockBytes[i] bytes, a one-shot take of random rows of a JS array of up to 32 MiB into a new
+// array, what the kernel path costs besides copying the data in (the indices in, the kernel, the
+// output out) and what the JS path costs (the indices in, C resolving the plan, executePlan); and
+// per byte, copying the data into wasm memory. JS reads a random element of a table that is not
+// in cache for about 8-40 ns where the kernel overlaps those misses (1-4 ns), so JS wins only by
+// not copying the data in. (On the W workloads this picks the faster path of each, measured with
+// both forced: JS for W1, W2, W4a, W5; the kernel for W3, W4b.)
 export const COSTS = {
   blockBytes: [4, 16, 64, 256, 1024, 4096, 16384],
-  kernelPerBlock: [3.29, 13.72, 25.14, 44.98, 129.77, 1468, 2035],
-  jsPerBlock: [9.61, 74.2, 201, 188, 208, 2452, 3258],
-  copyInPerByte: 0.057,
+  kernelPerBlock: [1.33, 13.12, 19.68, 38.96, 104.7, 364, 1167],
+  jsPerBlock: [8.55, 71.85, 172.1, 139.7, 161.4, 398.7, 1258],
+  copyInPerByte: 0.064,
 };
 
 // A per-block cost at block size bb: interpolated between the measured sizes on a log scale,
@@ -106,8 +108,9 @@ export function forcePath(path) { forced = path; }
  * serve a copy op (nblocks > 0) whose output is a JS array (new, or an opts.out that does not
  * share memory with the data) and whose data is the caller's array (one-shot: the kernel path
  * copies it in whole). From a resident table into a JS array (one pass instead of the kernel
- * and a copy out) it would not win here (COSTS: jsPerBlock above kernelPerBlock at every size),
- * so resident data always takes the kernel.
+ * and a copy out) it would not win: JS moves a block for more than the kernel and the copy out
+ * at every size measured (bench/copy-cost.mjs, and before it the same loop over a resident
+ * table), so resident data always takes the kernel.
  */
 export function choosePath(d, target, outBytes, nblocks) {
   if (!nblocks || d.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
