@@ -3,29 +3,42 @@
 #include "index_resolve.h"
 #include "parallel.h"
 
-/* The general path for blocks j .. seg->count of the segment that starts at block q: resolve
- * WG_SEGMENT offsets at a time (every out-of-range mode), then copy them, or hand them over in
- * job->offsets. Returns 0 at a bad index in WG_OOB_ERROR mode. */
-static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, size_t q) {
+/* Resolves blocks j .. j + k of a segment (k <= WG_SEGMENT) into their source offsets (every
+ * out-of-range mode). Returns 0 at a bad index in WG_OOB_ERROR mode. */
+static inline int resolve_blocks(const wg_block_job* job, const wg_segment* seg, size_t j, size_t k,
+                                 size_t* off) {
+  if (job->depth == 0) { /* no index components: every block is the slice at base */
+    for (size_t i = 0; i < k; ++i) off[i] = seg->base;
+  }
+  for (size_t c = 0; c < job->depth; ++c) {
+    wg_status st = wg_resolve_indices(job->indices, job->index_type,
+                                      seg->first + j * job->depth + c, job->depth, k,
+                                      job->dim_sizes[c], seg->base, job->scales[c], job->mode,
+                                      job->negative, c > 0, off);
+    if (st != WG_OK) return 0;
+  }
+  if (seg->ramp) wg_offsets_add_ramp(off, k, j * seg->ramp, seg->ramp);
+  return 1;
+}
+
+/* The general path for blocks j .. seg->count of a segment: resolve WG_SEGMENT offsets at a time,
+ * then copy them to dst (the segment's first block). Returns 0 at a bad index. */
+static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j, uint8_t* dst) {
   size_t off[WG_SEGMENT];
   while (j < seg->count) {
     size_t k = seg->count - j < WG_SEGMENT ? seg->count - j : WG_SEGMENT;
-    if (job->depth == 0) { /* no index components: every block is the slice at base */
-      for (size_t i = 0; i < k; ++i) off[i] = seg->base;
-    }
-    for (size_t c = 0; c < job->depth; ++c) {
-      wg_status st = wg_resolve_indices(job->indices, job->index_type,
-                                        seg->first + j * job->depth + c, job->depth, k,
-                                        job->dim_sizes[c], seg->base, job->scales[c], job->mode,
-                                        job->negative, c > 0, off);
-      if (st != WG_OK) return 0;
-    }
-    if (seg->ramp) wg_offsets_add_ramp(off, k, j * seg->ramp, seg->ramp);
-    if (job->offsets) {
-      for (size_t i = 0; i < k; ++i) job->offsets[q + j + i] = off[i];
-    } else {
-      job->kernels.copy(job->dst + (q + j) * job->block_bytes, job->src, off, k, job->block_bytes);
-    }
+    if (!resolve_blocks(job, seg, j, k, off)) return 0;
+    job->kernels.copy(dst + j * job->block_bytes, job->src, off, k, job->block_bytes);
+    j += k;
+  }
+  return 1;
+}
+
+/* The offsets mode (op.h): the same resolution, written to job->offsets from block q on. */
+static int plan_general(const wg_block_job* job, const wg_segment* seg, size_t q) {
+  for (size_t j = 0; j < seg->count;) {
+    size_t k = seg->count - j < WG_SEGMENT ? seg->count - j : WG_SEGMENT;
+    if (!resolve_blocks(job, seg, j, k, job->offsets + q + j)) return 0;
     j += k;
   }
   return 1;
@@ -37,14 +50,20 @@ static void run_blocks(void* ctx, size_t start, size_t count) {
     if (atomic_load_explicit(&job->failed, memory_order_relaxed)) return;
     wg_segment seg;
     job->map(job, q, end - q, &seg);
-    size_t done = 0;
-    if (job->kernels.fused) {
+    int ok;
+    if (job->offsets) {
+      ok = plan_general(job, &seg, q);
+    } else {
       uint8_t* dst = job->dst + q * job->block_bytes;
-      const uint8_t* idx = (const uint8_t*)job->indices + seg.first * wg_index_bytes(job->index_type);
-      done = job->kernels.fused(dst, job->src + seg.base, idx, seg.count, job->depth,
-                                job->dim_sizes, job->scales, seg.ramp);
+      size_t done = 0;
+      if (job->kernels.fused) {
+        const uint8_t* idx = (const uint8_t*)job->indices + seg.first * wg_index_bytes(job->index_type);
+        done = job->kernels.fused(dst, job->src + seg.base, idx, seg.count, job->depth,
+                                  job->dim_sizes, job->scales, seg.ramp);
+      }
+      ok = done == seg.count || copy_general(job, &seg, done, dst);
     }
-    if (done < seg.count && !copy_general(job, &seg, done, q)) {
+    if (!ok) {
       atomic_store(&job->failed, 1);
       return;
     }
