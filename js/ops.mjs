@@ -47,7 +47,7 @@ export const gatherElements = gather;
  * dequantized. Output shape: the logical data shape with opts.gatherAxis replaced by
  * indices.shape; each value (q - zeroPoint) * scale in float32, rounded to the scales' type.
  * opts: { quantType?, bits?, scaleType?, zeroPoints?, gatherAxis?, quantizeAxis?, blockSize?,
- * outOfRange?, out?, resident? } (js/index.d.ts).
+ * outOfRange?, out?, resident? } (js/index.d.cts).
  */
 export function gatherBlockQuantized(data, indices, scales, opts) {
   const s = ready(GBQ);

@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { dispose, heapStats, init, take } from '../js/index.mjs';
+import { forcePath } from '../js/copy-plan.mjs';
 
 const fixture = fileURLToPath(new URL('./fixtures/exit-without-dispose.mjs', import.meta.url));
 
@@ -116,15 +117,25 @@ test('init: concurrent calls with other options get the sequential error; with t
 
 test('repeated calls do not grow the wasm heap', async () => {
   await init({ variant: 'simd-threaded', threads: 2 });
-  const params = { data: new Float64Array(300000), shape: [1000, 300] };
-  const indices = { data: new Int32Array(500).map((_, i) => i % 1000), shape: [500] };
-  take(params, indices);
-  const before = heapStats().heapInUse;
-  for (let i = 0; i < 20; i++) take(params, indices);
-  assert.equal(heapStats().heapInUse, before);
-  // the call's peak is its inputs and output, nothing more: 2.4 MB + 2 KB + 1.2 MB
-  assert.equal(heapStats().lastCallBytes, 300000 * 8 + 500 * 4 + 500 * 300 * 8);
-  dispose();
+  try {
+    const params = { data: new Float64Array(300000), shape: [1000, 300] };
+    const indices = { data: new Int32Array(500).map((_, i) => i % 1000), shape: [500] };
+    // Each path of a one-shot call (js/copy-plan.mjs), and the cost model's choice.
+    for (const path of ['kernel', 'js', null]) {
+      forcePath(path);
+      take(params, indices);
+      const before = heapStats().heapInUse;
+      for (let i = 0; i < 20; i++) take(params, indices);
+      assert.equal(heapStats().heapInUse, before, `path ${path}`);
+      // the call's peak: the kernel path's is its inputs and output, nothing more (2.4 MB + 2 KB
+      // + 1.2 MB); the JS path's the indices and one offset a block (2 KB + 2 KB)
+      const peak = path === 'kernel' ? 300000 * 8 + 500 * 4 + 500 * 300 * 8 : 500 * 4 + 500 * 4;
+      if (path) assert.equal(heapStats().lastCallBytes, peak, `path ${path}`);
+    }
+  } finally {
+    forcePath(null);
+    dispose();
+  }
 });
 
 test('ONNX Runtime style { data, dims } tensors are accepted', async () => {

@@ -19,7 +19,10 @@ import { QUANTIZED_CASES } from './fixtures/runtime-smoke.mjs';
 
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Without the binary (npm ci not run) a runtime is skipped locally, and fails under CI.
-const skip = (name) => (existsSync(bin(name)) || process.env.CI ? false : `${name} not installed (see .ci/run)`);
+// The runtimes are not devDependencies (.ci/run says why); a skipped test names the command that
+// installs them, as .ci/run runs it.
+const INSTALL_RUNTIMES = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8').match(/^npm install --no-save .*$/m)?.[0];
+const skip = (name) => (existsSync(bin(name)) || process.env.CI ? false : `${name} not installed: run \`${INSTALL_RUNTIMES}\` to enable`);
 
 let pkg; // { app, dir, tarball, packed }
 before(() => { pkg = packAndInstall('runtimes'); });
@@ -131,9 +134,12 @@ test('Deno: the web glue, single-threaded', { skip: skip('deno') }, () => {
   checkSmoke(run(bin('deno'), ['run', '--allow-read', 'smoke.mjs']), 'simd');
 });
 
-test('TypeScript: tsc --noEmit on a consumer of every export', () => {
-  const r = spawnSync(bin('tsc'), ['--noEmit', '-p', 'tsconfig.json'], { cwd: pkg.app, encoding: 'utf8', timeout: 60000 });
-  assert.equal(r.status, 0, r.stdout + r.stderr);
+test('TypeScript: tsc --noEmit on a consumer of every export, and on a CommonJS one (require: js/index.d.cts)', () => {
+  // nodenext: both consumers; node16: the CommonJS one, where require() of an ES module's types is refused
+  for (const config of ['tsconfig.json', 'tsconfig.node16.json']) {
+    const r = spawnSync(bin('tsc'), ['--noEmit', '-p', config], { cwd: pkg.app, encoding: 'utf8', timeout: 60000 });
+    assert.equal(r.status, 0, `${config}:\n${r.stdout}${r.stderr}`);
+  }
 });
 
 function freePort() {

@@ -1,0 +1,212 @@
+// Types for wasm-gather, the one copy: what require() gives (js/index.cjs) and, re-exported by
+// index.d.ts, what import gives (js/index.mjs). Tensors are plain objects: dense, row-major data plus a shape.
+
+/** Any TypedArray the ops accept as data; the output has the same type. */
+export type DataArray =
+  | Float32Array | Float64Array
+  | Int8Array | Int16Array | Int32Array
+  | Uint8Array | Uint16Array | Uint32Array | Uint8ClampedArray
+  | BigInt64Array | BigUint64Array;
+
+/** Index data: integer TypedArrays (narrow ones are widened to int32) or a plain array. */
+export type IndexArray =
+  | Int32Array | Uint32Array | BigInt64Array | BigUint64Array
+  | Int8Array | Int16Array | Uint8Array | Uint16Array
+  | ReadonlyArray<number | bigint>;
+
+/** `dims` (ONNX Runtime's name) is accepted as an alias for `shape`. */
+export type Tensor<T> =
+  | { data: T; shape: readonly number[] }
+  | { data: T; dims: readonly number[] };
+
+/** Constructors of the data types, for ResidentTensor.arrayType. */
+export type DataArrayConstructor =
+  | Float32ArrayConstructor | Float64ArrayConstructor
+  | Int8ArrayConstructor | Int16ArrayConstructor | Int32ArrayConstructor
+  | Uint8ArrayConstructor | Uint16ArrayConstructor | Uint32ArrayConstructor | Uint8ClampedArrayConstructor
+  | BigInt64ArrayConstructor | BigUint64ArrayConstructor;
+
+/**
+ * A tensor that lives in wasm memory (from upload() or an op's { resident: true }): accepted
+ * wherever a tensor is, without being copied again. Free it with dispose(); a forgotten one is
+ * freed when it is garbage collected, and all are freed by the module's dispose().
+ */
+export class ResidentTensor<T extends DataArray = DataArray> {
+  private constructor();
+  readonly shape: readonly number[];
+  readonly arrayType: DataArrayConstructor;
+  /** Elements of arrayType it holds (for a packed one: bytes, half its shape's elements rounded up). */
+  readonly length: number;
+  readonly byteLength: number;
+  /** True for two 4-bit codes a byte (uploaded with { quantType: 'uint4' | 'int4' }). */
+  readonly packed: boolean;
+  /** True after dispose(), or once the module it lives in was disposed. */
+  readonly disposed: boolean;
+  /** Copies the data out into `out` (same type and length) or a new array. */
+  read(out?: T): T;
+  /**
+   * The data without a copy: a view of the tensor's bytes in wasm memory (writes change the
+   * tensor). Valid until dispose(); on the `simd` build also until wasm memory grows (a later
+   * upload or op may grow it), after which the view has length 0: call view() again.
+   */
+  view(): T;
+  dispose(): void;
+}
+
+/** Data or indices: a plain tensor or a resident one. */
+export type TensorLike<T> = Tensor<T> | (T extends DataArray ? ResidentTensor<T> : never);
+
+/** What an op returns: a ResidentTensor for { resident: true } or a resident opts.out, else a Result. */
+export type OpResult<T extends DataArray, O> =
+  O extends { resident: true } ? ResidentTensor<T> :
+  O extends { out: ResidentTensor } ? ResidentTensor<T> : Result<T>;
+
+export interface Result<T extends DataArray> {
+  data: T;
+  shape: number[];
+}
+
+/**
+ * What an index outside [-s, s) does: 'error' throws a RangeError (default), 'zero' makes its
+ * element or slice zeros, 'clamp' wraps negatives and clamps into [0, s-1].
+ */
+export type OutOfRange = 'error' | 'zero' | 'clamp';
+
+/**
+ * What a negative index does: 'wrap' (default) counts it from the end, once (numpy, ONNX);
+ * 'error' makes every negative index out of range (TensorFlow, PyTorch), so that outOfRange
+ * decides: 'error' throws a RangeError saying it is negative, 'zero' gives zeros, 'clamp' clamps
+ * it to 0.
+ */
+export type NegativeIndices = 'wrap' | 'error';
+
+export interface CommonOptions<T extends DataArray> {
+  outOfRange?: OutOfRange;
+  negativeIndices?: NegativeIndices;
+  /**
+   * A preallocated output, written in place: a TypedArray or { data, shape } (returned as the
+   * result's data), or a ResidentTensor (returned itself; it must not be one of the inputs).
+   */
+  out?: T | { data: T; shape?: readonly number[] } | ResidentTensor<T>;
+  /** Keep the result in wasm memory: the op returns a new ResidentTensor. */
+  resident?: boolean;
+}
+
+export interface GatherNDOptions<T extends DataArray> extends CommonOptions<T> {
+  /** Leading dims shared by params and indices (default 0). */
+  batchDims?: number;
+}
+
+export interface TakeOptions<T extends DataArray> extends CommonOptions<T> {
+  /** The params axis to gather along; negative counts from the end (default 0). */
+  axis?: number;
+  /** Leading dims shared by params and indices; negative counts from the end (default 0). */
+  batchDims?: number;
+}
+
+export type Variant = 'simd-threaded' | 'simd';
+
+export interface InitOptions {
+  /**
+   * Default: 'simd-threaded' where threads can run (Node, Bun, cross-origin isolated pages and
+   * their workers), else 'simd'. Asking for threads where they can't run gives 'simd' on one
+   * thread and one console warning saying why.
+   */
+  variant?: Variant;
+  /** Threads in all, the caller included. Default: the machine's cores, at most 4. */
+  threads?: number;
+  /**
+   * A precompiled module (required in edge runtimes that forbid compiling; instantiated
+   * synchronously), bytes, or a URL (rejects, naming it, if what it serves is not wasm). Either
+   * build: it runs on its own build at any thread count; a `variant` naming the other rejects.
+   */
+  wasm?: WebAssembly.Module | BufferSource | URL | string;
+  /** Advanced: ops moving fewer bytes than this run on the calling thread alone (default 32768). */
+  parallelThreshold?: number;
+}
+
+export interface InitInfo {
+  variant: Variant;
+  /** The threads it really has (one console warning if the host started fewer than asked). */
+  threads: number;
+  simd: boolean;
+}
+
+/**
+ * Loads the module. Calling it again with the same options, also while the first call is
+ * loading, returns the same module; other options reject until dispose().
+ */
+export function init(opts?: InitOptions): Promise<InitInfo>;
+
+/** Frees the module and its worker threads; init() may be called again afterwards. */
+export function dispose(): void;
+
+/** torch.gather: output has index's shape; out[i][j] = input[i][index[i][j]] for dim 1. */
+export function gather<T extends DataArray, O extends CommonOptions<T> = CommonOptions<T>>(
+  input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
+
+/** ONNX's name for gather (GatherElements); the same function. */
+export const gatherElements: typeof gather;
+
+/** tf.gather_nd: output shape indices.shape[:-1] + params.shape[batchDims + K:]. */
+export function gatherND<T extends DataArray, O extends GatherNDOptions<T> = GatherNDOptions<T>>(
+  params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
+
+/** tf.gather: output shape params.shape[:axis] + indices.shape[batchDims:] + params.shape[axis+1:]. */
+export function take<T extends DataArray, O extends TakeOptions<T> = TakeOptions<T>>(
+  params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
+
+/** How gatherBlockQuantized's codes are stored (onnxruntime's GatherBlockQuantized T1). */
+export type QuantType = 'uint8' | 'uint4' | 'int4';
+
+/**
+ * The type of the scales, which is the output's: float32 for a Float32Array; for a Uint16Array,
+ * float16 bits (default) or bfloat16 bits; float16 for a Float16Array where the runtime has one.
+ */
+export type ScaleType = 'float32' | 'float16' | 'bfloat16';
+
+/** Scales: Float32Array, Uint16Array (float16 or bfloat16 bits), or a Float16Array where it exists. */
+export type ScaleArray = Float32Array | Uint16Array;
+
+export interface GatherBlockQuantizedOptions<T extends ScaleArray> extends CommonOptions<T> {
+  /** 'uint8' (default): data.shape is the stored shape, 8 / bits codes a byte along the last
+   * axis; 'uint4' / 'int4': data.shape is the logical shape, two codes a byte, flat. */
+  quantType?: QuantType;
+  /** uint8: 2, 4 (default) or 8 bits a code; uint4/int4: 4. */
+  bits?: number;
+  /** For a Uint16Array of scales: 'float16' (default) or 'bfloat16'. */
+  scaleType?: ScaleType;
+  /** Packed as onnxruntime packs them; default 2^(bits-1) for uint8, 0 for uint4/int4. */
+  zeroPoints?: TensorLike<Uint8Array>;
+  /** The axis gathered along (default 0). */
+  gatherAxis?: number;
+  /** The axis the blocks run along (default the last; uint8 requires the last). */
+  quantizeAxis?: number;
+  /** Codes per scale along quantizeAxis: a power of 2, at least 16 (default 128). */
+  blockSize?: number;
+}
+
+/**
+ * onnxruntime's com.microsoft.GatherBlockQuantized: the rows of a block-quantized table,
+ * dequantized, each value (q - zeroPoint) * scale computed in float32 and rounded to the scale
+ * type. Output shape: the logical data shape with gatherAxis replaced by indices.shape.
+ */
+export function gatherBlockQuantized<T extends ScaleArray, O extends GatherBlockQuantizedOptions<T> = GatherBlockQuantizedOptions<T>>(
+  data: TensorLike<Uint8Array>, indices: TensorLike<IndexArray>, scales: TensorLike<T>, opts?: O): OpResult<T, O>;
+
+export interface UploadOptions {
+  /**
+   * 'uint4' or 'int4': tensor.data holds two 4-bit codes a byte (ceil(n / 2) bytes for a shape of
+   * n elements), as gatherBlockQuantized's data or zeroPoints of that quantType.
+   */
+  quantType?: 'uint4' | 'int4';
+}
+
+/** Copies a tensor into wasm memory once; use the handle as data or indices of any op. */
+export function upload<T extends DataArray>(tensor: Tensor<T>, opts?: UploadOptions): ResidentTensor<T>;
+
+/**
+ * Bytes of wasm heap in use, the current size of wasm memory, and what the last op allocated
+ * while it ran (inputs and output, each rounded up to 16 bytes: there are no other copies).
+ */
+export function heapStats(): { heapInUse: number; memoryBytes: number; lastCallBytes: number };
