@@ -205,6 +205,14 @@ static size_t ravel(const size_t* c, const size_t* shape, size_t n) {
   return o;
 }
 
+/* ravel's inverse: the coordinates c[0..n) of flat position o in a tensor of the given shape. */
+static void unravel(size_t o, const size_t* shape, size_t n, size_t* c) {
+  for (size_t d = n; d-- > 0;) {
+    c[d] = o % shape[d];
+    o /= shape[d];
+  }
+}
+
 static const size_t INDEX_BYTES[] = {4, 4, 8, 8};
 
 /* The stored index at position p: its magnitude and sign, never truncated. */
@@ -320,11 +328,7 @@ static wg_status reference(const call* c, const uint8_t* data, const void* idx, 
   size_t nout = count(c->O, c->orank);
   size_t oc[RANKS], dc[RANKS], ic[RANKS];
   for (size_t o = 0; o < nout; ++o) {
-    size_t rem = o;
-    for (size_t d = c->orank; d-- > 0;) {
-      oc[d] = rem % c->O[d];
-      rem /= c->O[d];
-    }
+    unravel(o, c->O, c->orank, oc);
     int ok = 1;
     size_t pos = 0;
     if (FUZZ_OP == OP_take) { /* out = P[:a] + I[b:] + P[a+1:] */
@@ -682,11 +686,7 @@ static wg_status gbq_reference(const gbq_call* c, const uint8_t* data, const voi
   size_t nout = count(c->O, c->orank), r = c->dr;
   size_t oc[GBQ_RANKS], dc[GBQ_RANKS], ic[GBQ_RANKS];
   for (size_t o = 0; o < nout; ++o) {
-    size_t rem = o;
-    for (size_t d = c->orank; d-- > 0;) {
-      oc[d] = rem % c->O[d];
-      rem /= c->O[d];
-    }
+    unravel(o, c->O, c->orank, oc);
     for (size_t d = 0; d < c->ir; ++d) ic[d] = oc[c->g + d];
     size_t pos = 0;
     int ok = resolve(c->idx, t, ravel(ic, c->I, c->ir), s, c->mode, c->negative, &pos);
