@@ -76,9 +76,9 @@ wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err)
   atomic_init(&job->failed, 0);
   if (total > 0) {
     job->kernels = wg_pick_kernels(job->block_bytes, job->index_type, job->depth);
-    /* The fused kernels wrap negative indices, and copy; the general path knows the policy,
-     * and hands over offsets. */
-    if (job->negative != WG_NEGATIVE_WRAP || job->offsets) job->kernels.fused = NULL;
+    /* The fused kernels wrap negative indices; the general path knows the policy. (The offsets
+     * mode uses no kernel: plan_general.) */
+    if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
     size_t tile = WG_TILE_BYTES / job->block_bytes;
     /* Small jobs run on the caller alone: waking the pool costs more than it saves. */
     wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job,

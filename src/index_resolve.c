@@ -16,8 +16,8 @@ static inline uint64_t load_index(const void* indices, wg_index_type type, size_
  * *bad in error mode. wrap: whether a negative index counts from the end (WG_NEGATIVE_WRAP). */
 static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob_mode mode,
                                  int* bad) {
-  uint64_t u = WG_WRAP_INDEX(uint64_t, v, wrap && neg, s);
-  if (u < (uint64_t)s && (wrap || !neg)) return (size_t)u;
+  uint64_t u = WG_POSITION(v, neg, wrap, s);
+  if (u < (uint64_t)s) return (size_t)u;
   if (mode == WG_OOB_CLAMP && s > 0) return neg ? 0 : s - 1;
   if (mode == WG_OOB_ERROR) *bad = 1;
   return WG_ZERO_BLOCK;
@@ -34,8 +34,8 @@ static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob
     if (!accumulate) {                                                                \
       for (; j < n; ++j) {                                                            \
         T x = src[j * stride];                                                        \
-        uint64_t u = WG_WRAP_INDEX(uint64_t, x, (WRAP) && NEG(x), dim_size);           \
-        if (u >= (uint64_t)dim_size || (!(WRAP) && NEG(x))) break;                    \
+        uint64_t u = WG_POSITION(x, NEG(x), WRAP, dim_size);                          \
+        if (u >= (uint64_t)dim_size) break;                                           \
         off[j] = base + (size_t)u * scale;                                            \
       }                                                                               \
     }                                                                                 \

@@ -13,12 +13,18 @@
  * for 64-bit indices (never truncated to a 32-bit size_t); size_t is enough for 32-bit ones (an
  * int32 plus a size_t cannot wrap past zero twice). The v128 kernels apply the same rule to four
  * lanes at once (copy_kernels.c, wrap_v128).
- * Under WG_NEGATIVE_ERROR nothing is added and every negative index is out of range, where the
- * out-of-range mode decides (error, zeros, or clamped to 0: the clamp looks at the sign itself).
- * That takes a test of the sign besides the compare: read as uint64_t a negative v is at least
- * 2^63, but a native 64-bit size_t can hold a larger (empty) dimension, as the fuzzer found. Only wg_resolve_indices and wg_find_bad_index know that policy: the fused kernels wrap
- * always, and the engine does not use them under WG_NEGATIVE_ERROR (block_job.c). */
+ * Under WG_NEGATIVE_ERROR (WG_POSITION, which wg_resolve_indices and wg_find_bad_index use) a
+ * negative index becomes UINT64_MAX, above every size, so the same one compare puts it out of
+ * range, where the out-of-range mode decides (error, zeros, or clamped to 0: the clamp looks at
+ * the sign itself). (Not just "nothing added": read as uint64_t a negative v is at least 2^63,
+ * but a native 64-bit size_t can hold a larger, empty, dimension; the fuzzer found that.) The
+ * fused kernels wrap always, and the engine does not use them under WG_NEGATIVE_ERROR
+ * (block_job.c). */
 #define WG_WRAP_INDEX(U, v, neg, s) ((U)(v) + ((neg) ? (U)(s) : (U)0))
+/* The position an index selects under either policy (wrap: WG_NEGATIVE_WRAP), to be compared
+ * with the size: in range exactly when below it. */
+#define WG_POSITION(v, neg, wrap, s) \
+  ((neg) ? ((wrap) ? WG_WRAP_INDEX(uint64_t, v, 1, s) : UINT64_MAX) : (uint64_t)(v))
 
 /* Offset that stands for "this block is zeros" (never a real offset: tensors are smaller). */
 #define WG_ZERO_BLOCK SIZE_MAX
