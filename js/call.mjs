@@ -2,7 +2,7 @@
 // (src/wasm_exports.c, wg_call: its layout and every number come from js/abi.mjs), ask C for the
 // output shape, copy what is not resident yet into one wasm allocation, run, copy the result out,
 // and free on every path, errors included.
-import { choosePath, executePlan, overlaps } from './copy-plan.mjs';
+import { choosePath, executePlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { commonOptions, dataTensor, indexTensor, indexValues, outputTarget, writeIndices } from './tensor.mjs';
@@ -105,7 +105,7 @@ export function writeTensors(s, data, indices, out, scales = 0, zeroPoints = 0, 
 }
 
 // The error record of a failed call, as Numbers.
-export function errorInfo(s) {
+function errorInfo(s) {
   const i64 = (field) => Number(new BigInt64Array(s.memory.buffer, s.call + s.abi.call[field], 1)[0]);
   return { arg: i64('err.arg'), dim: i64('err.dim'), value: i64('err.value'), limit: i64('err.limit'),
     position: i64('err.position') };
@@ -132,9 +132,9 @@ export function callOp(s, spec, data, index) {
   const { m, fields: F, codes } = s;
   let status = m._wg_call_shape(s.call);
   if (status !== codes.ok) throw failure(s, status, op, names, d, x, negative);
-  const outShape = new Array(w[F.out_rank]);
+  const outShape = readOutShape(s, w);
   let outLength = 1;
-  for (let i = 0; i < outShape.length; i++) outLength *= outShape[i] = w[F.out_shape + i];
+  for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
   // The transient block: each input that is not resident, rounded up to 16 bytes, in order.
   const inputs = extra.length ? [d, x, ...extra] : [d, x];
@@ -145,8 +145,9 @@ export function callOp(s, spec, data, index) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const target = outputTarget(op, opts, Type, outShape, s, inputs, outLike);
-  if (choosePath(d, target, outBytes, w[F.out_blocks]) === 'js') {
-    return runPlanInJs(s, { op, names, negative }, d, x, target, Type, outLength, outShape, w[F.out_blocks]);
+  const nblocks = w[F.out_blocks];
+  if (choosePath(d, target, outBytes, nblocks) === 'js') {
+    return runPlanInJs(s, { op, names, negative }, d, x, target, Type, outLength, outBytes, outShape, nblocks);
   }
   // The output is part of the transient block unless it is resident (in place, or a new one).
   const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
@@ -190,7 +191,7 @@ export function callOp(s, spec, data, index) {
 // The call resolved in C into its blocks' sources, and the bytes moved by JS from the caller's
 // data array into the output array (js/copy-plan.mjs). Only the indices (unless resident) and
 // the offsets go into wasm memory; the data does not.
-function runPlanInJs(s, call, d, x, target, Type, outLength, outShape, nblocks) {
+function runPlanInJs(s, call, d, x, target, Type, outLength, outBytes, outShape, nblocks) {
   const { m, codes } = s;
   const indexPart = x.ptr === undefined ? align16(x.bytes) : 0;
   const base = allocate(s, indexPart + nblocks * 4);
@@ -200,27 +201,35 @@ function runPlanInJs(s, call, d, x, target, Type, outLength, outShape, nblocks) 
   try {
     if (x.ptr === undefined) copyIn(s.memory.buffer, base, x);
     const offsets = base + indexPart;
-    writeTensors(s, 0, x.ptr ?? base, 0, 0, 0, offsets); // no data, no output: the plan only
+    // No data, no output: the plan only (every call writes args.offsets: the next one copies).
+    writeTensors(s, 0, x.ptr ?? base, 0, 0, 0, offsets);
     const status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, call.op, call.names, d, x, call.negative);
-    const buffer = s.memory.buffer;
     const src = new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes);
     const out = target.kind === 'array' ? target.array : new Type(outLength);
-    const bytes = outLength * Type.BYTES_PER_ELEMENT;
-    if (nblocks) {
-      executePlan(new Uint32Array(buffer, offsets, nblocks), nblocks, src, new Uint8Array(out.buffer, out.byteOffset, bytes),
-        bytes / nblocks, Type.BYTES_PER_ELEMENT, target.kind !== 'array');
-    }
+    // nblocks > 0 (choosePath): blocks of outBytes / nblocks bytes
+    executePlan(new Uint32Array(s.memory.buffer, offsets, nblocks), nblocks, src,
+      new Uint8Array(out.buffer, out.byteOffset, outBytes), outBytes / nblocks, Type.BYTES_PER_ELEMENT, target.kind !== 'array');
     s.lastCallBytes = indexPart + nblocks * 4;
     return { data: out, shape: outShape };
   } finally {
-    writeTensors(s, 0, 0, 0); // the record holds no offsets for the next call
     m._free(base);
   }
 }
 
-// The error of a failed call, in the words of js/errors.mjs.
-function failure(s, status, op, names, d, x, negative) {
+/** The output shape the shape query wrote into the record (w: writeCall's view of memory). */
+export function readOutShape({ fields: F }, w) {
+  const shape = new Array(w[F.out_rank]);
+  for (let i = 0; i < shape.length; i++) shape[i] = w[F.out_shape + i];
+  return shape;
+}
+
+/**
+ * The error of a failed call, in the words of js/errors.mjs: d and x are the data and index
+ * descriptors (dataTensor's, indexTensor's: { shape } and { shape, data } or { shape, ptr, Type,
+ * length }, the indices read from s's memory).
+ */
+export function failure(s, status, op, names, d, x, negative) {
   return statusError(status, errorInfo(s), { op, abi: s.abi, names, dataShape: d.shape, indexShape: x.shape,
     indexData: indexValues(x, s.memory.buffer), negative });
 }

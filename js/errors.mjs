@@ -82,11 +82,17 @@ export const STATUS_NAMES = Object.keys(MESSAGES);
 /**
  * ctx: { op, abi, names: { data, indices, axis }, dataShape, indexShape, indexData, negative } (negative: the
  * opts.negativeIndices policy of the call, 'wrap' or 'error').
- * Shape rules are RangeErrors; a status without words here is an internal error.
+ * Shape rules are RangeErrors; a status without words here is an internal error. An index out
+ * of range also carries error.index: { position, value, dim, size } (js/index.d.cts: IndexErrorInfo).
  */
 export function statusError(status, err, ctx) {
   const name = ctx.abi.nameOf('WG_ERR_', status);
   const message = MESSAGES[name];
   if (!message) return new Error(`${ctx.op}: internal error (status ${status}${name ? `, ${name}` : ''})`);
-  return new RangeError(message(err, ctx));
+  const error = new RangeError(message(err, ctx));
+  // The first bad index as C found it, for callers that word it their own way (wasm-gather/tfjs).
+  if (name === 'WG_ERR_INDEX_OUT_OF_RANGE') {
+    error.index = { position: err.position, value: ctx.indexData[err.position], dim: err.dim, size: err.limit };
+  }
+  return error;
 }

@@ -5,12 +5,11 @@
 // stack and call record in one block of the host's own malloc, so an op reads its data and indices
 // and writes its output where they are: nothing is copied between the two memories.
 // The call goes through the same call record as the library's (js/call.mjs: writeCall,
-// writeTensors, the errors of js/errors.mjs), laid out as the guest's own constants table says.
+// writeTensors, readOutShape, failure), laid out as the guest's own constants table says.
 // The guest runs on the calling thread (it has no pool) and allocates nothing: the host's memory
 // does not grow during a call.
-import { errorInfo, prepareCalls, writeCall, writeTensors } from './call.mjs';
+import { failure, prepareCalls, readOutShape, writeCall, writeTensors } from './call.mjs';
 import { readAbi } from './abi.mjs';
-import { statusError } from './errors.mjs';
 
 /** Stack of the guest: take, gatherND and gather use under 2 KiB (tests/guest.test.mjs measures it). */
 export const GUEST_STACK_BYTES = 64 * 1024;
@@ -89,32 +88,26 @@ export function createGuest(module, { memory, malloc, free }) {
 }
 
 /**
- * Plans a call in the guest: call as writeCall takes it ({ c, dataShape, indexShape, axis,
- * batchDims, elemSize, indexKind, mode, negative }), ctx for errors ({ op, names, indexData }).
- * Returns the output shape, or throws the library's error for the call.
+ * Plans a call in the guest. call: { op, names } for messages, what writeCall takes ({ c, axis,
+ * batchDims, elemSize, mode, negative }), and the tensors as descriptors (js/tensor.mjs): data
+ * { shape }, indices { shape, kind, ptr, Type, length } at their host addresses (read for an
+ * error's message). Returns the output shape, or throws the library's error for the call.
  */
-export function plan(g, call, ctx) {
-  const w = writeCall(g, call);
+export function plan(g, call) {
+  const { data: d, indices: x } = call;
+  const w = writeCall(g, { ...call, dataShape: d.shape, indexShape: x.shape, indexKind: x.kind });
   const status = g.m._wg_call_shape(g.call);
-  if (status !== g.codes.ok) throw failure(g, status, call, ctx);
-  const F = g.fields;
-  const shape = new Array(w[F.out_rank]);
-  const words = new Uint32Array(g.memory.buffer);
-  for (let i = 0; i < shape.length; i++) shape[i] = words[F.out_shape + i];
-  return shape;
+  if (status !== g.codes.ok) throw failure(g, status, call.op, call.names, d, x, call.negative);
+  return readOutShape(g, w); // the guest allocates nothing: w still views the host's memory
 }
 
 /**
- * Runs the call last planned, on host addresses data, indices and out (the output's shape and
- * type as planned); throws the library's error (an index out of range: the first one).
+ * Runs the call last planned (plan's call) into host address out (the output's shape and type
+ * as planned); throws the library's error (an index out of range: the first one).
  */
-export function run(g, { data, indices, out }, call, ctx) {
-  writeTensors(g, data, indices, out);
+export function run(g, call, out) {
+  const { data: d, indices: x } = call;
+  writeTensors(g, d.ptr, x.ptr, out);
   const status = g.m._wg_call_run(0, g.call);
-  if (status !== g.codes.ok) throw failure(g, status, call, ctx);
-}
-
-function failure(g, status, call, ctx) {
-  return statusError(status, errorInfo(g), { op: ctx.op, abi: g.abi, names: ctx.names, dataShape: call.dataShape,
-    indexShape: call.indexShape, indexData: ctx.indexData?.(), negative: call.negative });
+  if (status !== g.codes.ok) throw failure(g, status, call.op, call.names, d, x, call.negative);
 }

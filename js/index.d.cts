@@ -80,6 +80,21 @@ export type OutOfRange = 'error' | 'zero' | 'clamp';
  */
 export type NegativeIndices = 'wrap' | 'error';
 
+/**
+ * What the RangeError of an index out of range carries besides its message, as `error.index`:
+ * the first bad index (lowest flat position) as C found it.
+ */
+export interface IndexErrorInfo {
+  /** Flat position of the index in the indices tensor. */
+  position: number;
+  /** Its value (a bigint for 64-bit index arrays). */
+  value: number | bigint;
+  /** The data dimension it indexes. */
+  dim: number;
+  /** That dimension's size. */
+  size: number;
+}
+
 export interface CommonOptions<T extends DataArray> {
   outOfRange?: OutOfRange;
   negativeIndices?: NegativeIndices;

@@ -1,11 +1,12 @@
 // The ops: each names its arguments for messages and reads its own attributes; callOp
 // (js/call.mjs) does the rest, served by the C op of src/ops.def named by `c`.
 import { callOp } from './call.mjs';
+import { OP_NAMES } from './op-names.mjs';
 import { codesTensor, quantAttrs, quantTypeOf } from './quantized.mjs';
 import { ready } from './state.mjs';
 import { integerArg } from './tensor.mjs';
 
-const TF_NAMES = { data: 'params', indices: 'indices', axis: 'axis' };
+const { take: TF_NAMES, gather: GATHER_NAMES } = OP_NAMES;
 
 /**
  * torch.gather / ONNX GatherElements: out[i][j][k] = input[i][index[i][j][k]][k] for dim 1, and
@@ -16,8 +17,7 @@ export function gather(input, dim, index, opts) {
     if (dim === undefined) throw new TypeError('gather: dim is required (the axis to gather along)');
     return { axis: integerArg('gather', 'dim', dim) };
   };
-  const names = { data: 'input', indices: 'index', axis: 'dim' };
-  return callOp(ready('gather'), { op: 'gather', c: 'gather', names, opts, attrs }, input, index);
+  return callOp(ready('gather'), { op: 'gather', c: 'gather', names: GATHER_NAMES, opts, attrs }, input, index);
 }
 
 /**

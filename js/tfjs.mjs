@@ -17,6 +17,7 @@
 // as on 'cpu'.
 import { guestModule, createGuest, plan, run } from './guest.mjs';
 import { gatherND, init, take, upload } from './index.mjs';
+import { OP_NAMES } from './op-names.mjs';
 import { getState } from './state.mjs';
 import { sameShape } from './tensor.mjs';
 
@@ -28,6 +29,8 @@ const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array
 const OPS = { take: { fn: take, c: 'take' }, gatherND: { fn: gatherND, c: 'gather_nd' } };
 // What a served call asks of wasm-gather: tfjs's rules (an out-of-range or negative index is an error).
 const POLICY = { outOfRange: 'error', negativeIndices: 'error' };
+// backend instance -> its access object (access()), made once rather than on every call.
+const ios = new Map();
 
 // tf namespace -> { entries: [{ kernelName, backendName, original }], backends: Set of backend
 // instances whose disposeData is wrapped }
@@ -57,6 +60,7 @@ export async function registerKernels(tf, opts = {}) {
   }
   if (!getState()) await init(opts.init ?? {});
   if (backends.includes('wasm')) guest = opts.inPlace === false ? null : await guestModule();
+  ios.clear(); // made again for the guest module now loaded (or none)
   let state = registered.get(tf);
   if (!state) registered.set(tf, state = { entries: [] });
   const done = [];
@@ -100,6 +104,7 @@ export function unregisterKernels(tf) {
   for (const backend of [...caches.keys()]) freeCache(backend);
   for (const backend of [...guests.keys()]) freeGuest(backend);
   guest = null;
+  ios.clear();
   return undone;
 }
 
@@ -141,7 +146,6 @@ function gatherV2Kernel(tf, backendName, original) {
     const { inputs: { x, indices }, backend, attrs: { axis, batchDims } } = args;
     if (!served(backend, x.dtype, indices)) return fallback(original, key, args, 'GatherV2', backendName, x.dtype);
     const parsedAxis = util.parseAxisParam(axis, x.shape)[0];
-    const axisDim = x.shape[parsedAxis];
     const io = access(backend);
     let b = batchDims ?? 0;
     const info = bu.segment_util.collectGatherOpShapeInfo(x, indices, parsedAxis, b);
@@ -151,7 +155,9 @@ function gatherV2Kernel(tf, backendName, original) {
     try {
       return io.run('take', x, indices, outShape, { axis: parsedAxis, batchDims: b });
     } catch (e) {
-      throw firstBad(io.view(indices), (v) => v < 0 || v >= axisDim, (i) => gatherV2IndexError(io.view(indices), axisDim, i)) ?? e;
+      // wasm-gather's first bad index (error.index), in tfjs's words (tfjs-backend-cpu's GatherV2)
+      if (!e.index) throw e;
+      throw new Error(`GatherV2: the index value ${e.index.value} is not in [0, ${e.index.size - 1}]`);
     }
   };
 }
@@ -164,40 +170,30 @@ function gatherNdKernel(tf, backendName, original) {
     if (!served(backend, params.dtype, indices)) return fallback(original, key, args, 'GatherNd', backendName, params.dtype);
     const [resultShape, numSlices] = prepareAndValidate(params, indices);
     const io = access(backend);
-    const k = indices.shape[indices.shape.length - 1];
-    const tupleError = (i) => gatherNdIndexError(io.view(indices), k, i, params.shape);
-    const firstBadTuple = () => firstBad(io.view(indices), (v, i) => v < 0 || v >= params.shape[i % k], tupleError);
     count(stats.calls, key);
     if (numSlices === 0) return io.empty(resultShape, params.dtype);
     try {
       return io.run('gatherND', params, indices, resultShape, {});
     } catch (e) {
-      throw firstBadTuple() ?? e;
+      // the tuple that holds wasm-gather's first bad index, in tfjs's words (its gatherNdImpl)
+      if (!e.index) throw e;
+      const k = indices.shape[indices.shape.length - 1];
+      const start = e.index.position - (e.index.position % k);
+      throw new Error(`Invalid indices: ${Array.from(io.view(indices).subarray(start, start + k))} does not index into ${params.shape}`);
     }
   };
-}
-
-// tfjs's own words (tfjs-backend-cpu's GatherV2 and gatherNdImpl).
-function gatherV2IndexError(idx, axisDim, i) {
-  return new Error(`GatherV2: the index value ${idx[i]} is not in [0, ${axisDim - 1}]`);
-}
-function gatherNdIndexError(idx, k, i, paramsShape) {
-  const start = i - (i % k);
-  return new Error(`Invalid indices: ${Array.from(idx.subarray(start, start + k))} does not index into ${paramsShape}`);
-}
-
-// The error for the first index in idx that bad(value, position) rejects, or null.
-function firstBad(idx, bad, errorAt) {
-  for (let i = 0; i < idx.length; i++) if (bad(idx[i], i)) return errorAt(i);
-  return null;
 }
 
 // How a backend's tensors are read and its outputs made, and an op run on them: run(op, x,
 // indices, outShape, attrs) with op a key of OPS, attrs its axis and batchDims.
 function access(backend) {
-  if (typeof backend.typedArrayFromHeap !== 'function') return cpuAccess(backend);
-  const g = guestFor(backend);
-  return g ? inPlaceAccess(backend, g) : wasmAccess(backend);
+  let io = ios.get(backend);
+  if (!io) {
+    const g = typeof backend.typedArrayFromHeap === 'function' ? guestFor(backend) : undefined;
+    io = g === undefined ? cpuAccess(backend) : g ? inPlaceAccess(backend, g) : wasmAccess(backend);
+    ios.set(backend, io);
+  }
+  return io;
 }
 
 const indexTensor = (io, indices) => ({ data: io.view(indices), shape: indices.shape });
@@ -242,14 +238,17 @@ function inPlaceAccess(backend, g) {
   const address = (t) => (t.shape.includes(0) ? g.stack.low : backend.dataIdMap.get(t.dataId).memoryOffset);
   const io = wasmAccess(backend);
   io.run = (op, x, indices, outShape, attrs) => {
-    const call = { c: OPS[op].c, dataShape: x.shape, indexShape: indices.shape, axis: attrs.axis, batchDims: attrs.batchDims,
-      elemSize: ARRAY_TYPES[x.dtype].BYTES_PER_ELEMENT, indexKind: 'I32', mode: 'error', negative: 'error' };
-    const ctx = { op, names: NAMES, indexData: () => io.view(indices) };
-    const shape = plan(g, call, ctx);
+    // The tensors as js/tensor.mjs describes resident ones, at their addresses in tfjs's heap.
+    const length = indices.shape.reduce((a, b) => a * b, 1);
+    const call = { op, names: OP_NAMES[op], c: OPS[op].c, axis: attrs.axis, batchDims: attrs.batchDims,
+      elemSize: ARRAY_TYPES[x.dtype].BYTES_PER_ELEMENT, mode: POLICY.outOfRange, negative: POLICY.negativeIndices,
+      data: { shape: x.shape, ptr: address(x) },
+      indices: { shape: indices.shape, kind: 'I32', ptr: address(indices), Type: Int32Array, length } };
+    const shape = plan(g, call);
     if (!sameShape(shape, outShape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${outShape}]`);
     const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: addresses stay
     try {
-      run(g, { data: address(x), indices: address(indices), out: address(out) }, call, ctx);
+      run(g, call, address(out));
     } catch (e) {
       backend.disposeData(out.dataId);
       throw e;
@@ -259,9 +258,6 @@ function inPlaceAccess(backend, g) {
   };
   return io;
 }
-
-// The names errors use for the tensors (tfjs's own words replace them for bad indices).
-const NAMES = { data: 'params', indices: 'indices', axis: 'axis' };
 
 // The backend's guest: made on its first call (tfjs's memory is known only then), or null where
 // it cannot run (no guest loaded, a shared memory, no malloc): then the copying path serves it.
@@ -294,6 +290,7 @@ function tfjsMemory(backend) {
 function freeGuest(backend) {
   const g = guests.get(backend);
   guests.delete(backend);
+  ios.delete(backend); // its access object used that guest
   g?.dispose();
 }
 

@@ -19,6 +19,16 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
     });
     after(() => dispose());
 
+    test('an index out of range also says where as error.index: { position, value, dim, size }', () => {
+      const at = (fn) => { try { fn(); } catch (e) { assert.ok(e instanceof RangeError); return e.index; } assert.fail('no error'); };
+      assert.deepEqual(at(() => take(f32(6, [3, 2]), i32([0, 2, 3, -9], [2, 2]))), { position: 2, value: 3, dim: 0, size: 3 });
+      assert.deepEqual(at(() => gatherND(f32(6, [3, 2]), i32([1, 1, 0, -1], [2, 2]), { negativeIndices: 'error' })),
+        { position: 3, value: -1, dim: 1, size: 2 });
+      assert.deepEqual(at(() => take(f32(6, [3, 2]), { data: new BigInt64Array([2n ** 40n]), shape: [1] })),
+        { position: 0, value: 2n ** 40n, dim: 0, size: 3 });
+      assert.equal(at(() => take(f32(6, [3, 2]), i32([0], [1]), { axis: 5 })), undefined, 'other rules carry none');
+    });
+
     test('tensor arguments', () => {
       expectError(take, [{ data: [1, 2, 3], shape: [3] }, i32([0], [1])], TypeError,
         /^take: params\.data must be a TypedArray .*got Array/);

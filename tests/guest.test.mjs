@@ -11,6 +11,7 @@ import { after, before, test } from 'node:test';
 import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
 import { GUEST_STACK_BYTES, createGuest, guestModule, plan, run } from '../js/guest.mjs';
+import { OP_NAMES } from '../js/op-names.mjs';
 import { getState } from '../js/state.mjs';
 import { Rng } from './rng.mjs';
 
@@ -72,8 +73,6 @@ const OPS = {
     lib: (d, i, a) => gatherND(d, i, { ...a.opts, batchDims: a.batchDims }) },
   gather: { c: 'gather', ref: (d, i, a) => refGather(d, a.axis, i, a.opts), lib: (d, i, a) => gather(d, a.axis, i, a.opts) },
 };
-const NAMES = { take: { data: 'params', indices: 'indices', axis: 'axis' }, gatherND: { data: 'params', indices: 'indices', axis: 'axis' },
-  gather: { data: 'input', indices: 'index', axis: 'dim' } };
 
 // A random valid call of op: float32 data, int32 indices (about one case in eight with a bad one).
 function randomCase(op, rng) {
@@ -113,11 +112,12 @@ function guestCall(g, h, op, { data, indices, a }, outLength) {
   const dPtr = at(data.data.byteLength), iPtr = at(indices.data.byteLength), oPtr = at(outLength * 4);
   h.bytes().set(new Uint8Array(data.data.buffer), dPtr);
   h.bytes().set(new Uint8Array(indices.data.buffer), iPtr);
-  const call = { c: OPS[op].c, dataShape: data.shape, indexShape: indices.shape, axis: a.axis, batchDims: a.batchDims,
-    elemSize: 4, indexKind: 'I32', mode: a.opts.outOfRange, negative: a.opts.negativeIndices };
-  const ctx = { op, names: NAMES[op], indexData: () => indices.data };
-  const shape = plan(g, call, ctx);
-  run(g, { data: dPtr, indices: iPtr, out: oPtr }, call, ctx);
+  const call = { op, names: OP_NAMES[op], c: OPS[op].c, axis: a.axis, batchDims: a.batchDims, elemSize: 4,
+    mode: a.opts.outOfRange, negative: a.opts.negativeIndices,
+    data: { shape: data.shape, ptr: dPtr },
+    indices: { shape: indices.shape, kind: 'I32', ptr: iPtr, Type: Int32Array, length: indices.data.length } };
+  const shape = plan(g, call);
+  run(g, call, oPtr);
   return { shape, data: new Float32Array(h.memory.buffer, oPtr, outLength).slice(), oPtr };
 }
 
@@ -140,7 +140,8 @@ test('seeded random take, gatherND and gather in a host memory: the reference an
       assert.equal(ref === null, wantError !== undefined, `${what}: the library and the reference disagree on an error`);
       const outLength = want ? want.data.length : 0;
       if (wantError) {
-        assert.throws(() => guestCall(g, h, op, c, outLength), (e) => e.constructor === wantError.constructor && e.message === wantError.message, what);
+        assert.throws(() => guestCall(g, h, op, c, outLength), (e) => e.constructor === wantError.constructor &&
+          e.message === wantError.message && JSON.stringify(e.index) === JSON.stringify(wantError.index), what);
         counts.errors++;
       } else {
         const got = guestCall(g, h, op, c, outLength);
