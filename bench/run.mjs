@@ -154,7 +154,7 @@ async function initTimes() {
 function sizes() {
   const files = ['dist/wasm-gather-simd.wasm', 'dist/wasm-gather-simd-threaded.wasm', 'dist/wasm-gather-simd.web.mjs',
     'dist/wasm-gather-simd-threaded.web.mjs', 'dist/wasm-gather-simd.node.cjs', 'dist/wasm-gather-simd-threaded.node.cjs',
-    ...['index', 'loader', 'abi', 'call', 'ops', 'state', 'tensor', 'resident', 'errors'].map((f) => `js/${f}.mjs`)];
+    ...['index', 'loader', 'abi', 'call', 'ops', 'op-names', 'quantized', 'copy-plan', 'state', 'tensor', 'resident', 'errors'].map((f) => `js/${f}.mjs`)];
   return files.map((f) => {
     const p = here(`../${f}`);
     return { file: f, bytes: statSync(p).size, gzip: gzipSync(readFileSync(p)).length };

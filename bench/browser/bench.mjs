@@ -9,62 +9,18 @@ import { caller } from '../../common/op-caller.mjs';
 import { refOps } from '../../common/reference.mjs';
 import { measure } from '../../common/timing.mjs';
 import { WORKLOADS, makeTensors } from '../../common/workloads.mjs';
-import { gatherModel } from '../peers/onnx-model.mjs';
-import { onnxOp } from '../peers/ort-ops.mjs';
-import { planFor } from '../peers/tfjs-plan.mjs';
+import { wasmGatherRunners } from '../lib/wasm-gather-runners.mjs';
+import { ortRunner } from '../peers/ort-ops.mjs';
+import { tfjsRunner } from '../peers/tfjs-plan.mjs';
 
-const outputArray = (w) => new Float32Array(w.outShape.reduce((a, b) => a * b, 1));
-
-// Each runner: setup(w, t) -> { run() -> output (or a Promise of it), dispose() }.
-function runners(peers, threads) {
-  const { tf, ort } = peers;
+// The page's runners: wasm-gather's one-shot, resident and read-with-view() runners as Node runs
+// them, and the two peers' resident runners, all from the modules Node's benchmark uses.
+const MODES = ['one-shot', 'resident', 'resident-view'];
+function runners(peers, threads, info) {
   return [
-    { impl: 'wasm-gather, one-shot', mode: 'one-shot', setup(w, t) {
-      const call = caller(api, w);
-      return { run: () => call(t.data, t.indices).data, dispose() {} };
-    } },
-    { impl: 'wasm-gather, resident, output to JS', mode: 'resident', setup(w, t) {
-      const data = api.upload(t.data);
-      const call = caller(api, w, { out: outputArray(w) });
-      return { run: () => call(data, t.indices).data, dispose: () => data.dispose() };
-    } },
-    { impl: 'wasm-gather, resident, read with view()', mode: 'resident-view', setup(w, t) {
-      const data = api.upload(t.data);
-      const out = api.upload({ data: outputArray(w), shape: w.outShape });
-      const call = caller(api, w, { out });
-      return { run: () => call(data, t.indices).view(), dispose() { data.dispose(); out.dispose(); } };
-    } },
-    { impl: `onnxruntime-web ${ort.env.versions.web} (data as initializer, ${threads} thread${threads > 1 ? 's' : ''})`, mode: 'resident', peer: true,
-      async setup(w, t) {
-        const { convert = (a) => a, note, ...node } = onnxOp(w);
-        const model = gatherModel({ ...node, dataShape: t.data.shape, indicesShape: t.indices.shape, outShape: w.outShape, initializer: t.data.data });
-        const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
-        return {
-          note,
-          async run() {
-            const { out } = await session.run({ indices: new ort.Tensor(node.indicesType, convert(t.indices.data), t.indices.shape) });
-            const data = out.data;
-            out.dispose();
-            return data;
-          },
-          dispose: () => session.release(),
-        };
-      } },
-    { impl: `tfjs ${tf.version_core} wasm (data tensor resident)`, mode: 'resident', peer: true, setup(w, t) {
-      const { fn, shape, prep = (a) => a, note } = planFor(tf, 'wasm', w, t);
-      const data = tf.tensor(t.data.data, t.data.shape, 'float32');
-      return {
-        note,
-        run() {
-          const i = tf.tensor(prep(t.indices.data), shape, 'int32');
-          const out = tf.tidy(() => fn(data, i));
-          const values = out.dataSync();
-          tf.dispose([i, out]);
-          return values;
-        },
-        dispose: () => data.dispose(),
-      };
-    } },
+    ...wasmGatherRunners(`${info.variant} ${info.threads}T`).filter((r) => MODES.includes(r.mode)),
+    { ...ortRunner(peers.ort, threads, undefined, 'resident'), peer: true },
+    { ...tfjsRunner(peers.tf, 'wasm', undefined, 'resident'), peer: true },
   ];
 }
 
@@ -86,7 +42,7 @@ export async function runBench({ peersUrl, budgetMs = 200, workloads }) {
   for (const w of WORKLOADS.filter((x) => !workloads || workloads.includes(x.id))) {
     const t = makeTensors(w);
     const expected = bytesOf(caller(refOps, w)(t.data, t.indices).data);
-    for (const r of runners(peers, threads)) {
+    for (const r of runners(peers, threads, info)) {
       const row = { impl: r.impl, mode: r.mode, peer: !!r.peer, workload: w.id };
       let inst;
       try {

@@ -266,10 +266,10 @@ export function writeReport(report, mdPath, svgPath) {
 
 /** Per page kind: the fastest in-page peer's resident time over wasm-gather's, per workload. */
 function bRatios(run, mode) {
-  const time = (impl, w) => run.rows.find((r) => r.impl === impl && r.workload === w && !r.error)?.medianMs;
-  const peer = (w) => Math.min(...run.rows.filter((r) => r.peer && r.workload === w && !r.error).map((r) => r.medianMs));
-  const impl = { resident: 'wasm-gather, resident, output to JS', 'resident-view': 'wasm-gather, resident, read with view()' }[mode];
-  return PEER_WORKLOADS.map((w) => peer(w) / time(impl, w));
+  const ok = (r, w) => r.workload === w && !r.error;
+  const mine = (w) => run.rows.find((r) => !r.peer && r.mode === mode && ok(r, w))?.medianMs;
+  const peer = (w) => Math.min(...run.rows.filter((r) => r.peer && ok(r, w)).map((r) => r.medianMs));
+  return PEER_WORKLOADS.map((w) => peer(w) / mine(w));
 }
 
 /** Issue 13's target in Chromium: { name, value, met, detail }. */

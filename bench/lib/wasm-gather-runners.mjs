@@ -16,7 +16,7 @@ import { numel } from '../../common/shape.mjs';
 const { dispose, heapStats, init, upload } = api;
 const outputArray = (w) => new Float32Array(numel(w.outShape));
 
-function runners(label) {
+export function wasmGatherRunners(label) {
   return [
     {
       impl: `wasm-gather ${label}, one-shot`, family: 'wasm-gather', mode: 'one-shot',
@@ -95,7 +95,7 @@ export function wasmGatherGroups(cores) {
     config: cfg,
     begin: () => init(cfg),
     end: () => dispose(),
-    runners: runners(`${cfg.variant} ${cfg.threads}T`).map((r) => ({ ...r, ...cfg })),
+    runners: wasmGatherRunners(`${cfg.variant} ${cfg.threads}T`).map((r) => ({ ...r, ...cfg })),
   }));
 }
 

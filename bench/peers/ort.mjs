@@ -8,8 +8,8 @@
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { freshInitMs } from './init-ms.mjs';
-import { gatherBlockQuantizedModel, gatherModel } from './onnx-model.mjs';
-import { onnxOp } from './ort-ops.mjs';
+import { gatherBlockQuantizedModel } from './onnx-model.mjs';
+import { ortRunner as runner } from './ort-ops.mjs';
 
 const THREADS = [1, 2];
 const ortURL = pathToFileURL(createRequire(import.meta.url).resolve('onnxruntime-web')).href.replace(/\.js$/, '.mjs');
@@ -32,38 +32,6 @@ export async function loadOrt(threads) {
   const ort = await import(`${ortURL}?ortcopy=t${threads}`);
   ort.env.wasm.numThreads = threads;
   return ort;
-}
-
-function runner(ort, threads, initMs, mode) {
-  const resident = mode === 'resident';
-  const how = resident ? 'data as initializer' : 'inputs fed per run';
-  return {
-    impl: `onnxruntime-web ${ort.env.versions.web} (${how}${threads > 1 ? `, ${threads} threads` : ''})`,
-    peer: 'onnxruntime-web',
-    mode,
-    threads,
-    initMs,
-    async setup(w, t) {
-      const { convert = (a) => a, note, ...node } = onnxOp(w);
-      const model = gatherModel({
-        ...node, dataShape: t.data.shape, indicesShape: t.indices.shape, outShape: w.outShape,
-        initializer: resident ? t.data.data : undefined,
-      });
-      const session = await ort.InferenceSession.create(model, { executionProviders: ['wasm'] });
-      return {
-        note,
-        async run() {
-          const feeds = { indices: new ort.Tensor(node.indicesType, convert(t.indices.data), t.indices.shape) };
-          if (!resident) feeds.data = new ort.Tensor('float32', t.data.data, t.data.shape);
-          const { out } = await session.run(feeds); // the output is already copied out of the wasm heap
-          const data = out.data;
-          out.dispose();
-          return data;
-        },
-        dispose: () => session.release(),
-      };
-    },
-  };
 }
 
 // From nothing loaded to a first tiny Gather run, with this thread count.

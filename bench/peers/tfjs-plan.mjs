@@ -1,7 +1,11 @@
 // How TensorFlow.js computes each benchmark workload (tf.gather, tf.gatherND, or gatherND on
-// (batch coords, index) tuples where tfjs-backend-wasm's gather with batchDims is wrong), for a tf
-// namespace given by the caller: Node's runners (tfjs.mjs, tfjs-adapter.mjs) and the browser
-// benchmark's page (bench/browser/bench.mjs) share it. No Node imports.
+// (batch coords, index) tuples where tfjs-backend-wasm's gather with batchDims is wrong), and its
+// runner, for a tf namespace given by the caller: Node's runners (tfjs.mjs, tfjs-adapter.mjs) and
+// the browser benchmark's page (bench/browser/bench.mjs) share it. No Node imports.
+//   one-shot: both tensors are made from the TypedArrays on every call, and all are disposed.
+//   resident: the data tensor is made once at setup; per call only the indices tensor.
+// setup() selects the runner's backend; run() refuses to run if another runner switched it since,
+// because tfjs would otherwise move the resident data between backends inside the timed call.
 import { numel } from '../../common/shape.mjs';
 
 /**
@@ -51,5 +55,34 @@ export function planFor(tf, backend, w, t) {
     shape: [...shape, b + 1],
     prep: (idx) => withBatchCoords(idx, shape, b),
     note: 'tf.gatherND on (batch coords, index) tuples built in run() (wasm gather with batchDims is wrong: tfjs#8658)',
+  };
+}
+
+/** The runner of namespace `tf` on `backend` in `mode`. */
+export function tfjsRunner(tf, backend, initMs, mode) {
+  const resident = mode === 'resident';
+  return {
+    impl: `tfjs ${tf.version_core} ${backend} (${resident ? 'data tensor resident' : 'tensors made per call'})`,
+    peer: `tfjs-${backend}`,
+    mode,
+    initMs,
+    async setup(w, t) {
+      await tf.setBackend(backend);
+      const { fn, shape, prep = (a) => a, note } = planFor(tf, backend, w, t);
+      const data = resident ? tf.tensor(t.data.data, t.data.shape, 'float32') : null;
+      return {
+        note,
+        run() {
+          if (tf.getBackend() !== backend) throw new Error(`the tfjs backend is ${tf.getBackend()}: call setup again`);
+          const x = data ?? tf.tensor(t.data.data, t.data.shape, 'float32');
+          const i = tf.tensor(prep(t.indices.data), shape, 'int32');
+          const out = tf.tidy(() => fn(x, i));
+          const values = out.dataSync(); // in Node no slower than await out.data() (measured)
+          tf.dispose(data ? [i, out] : [x, i, out]);
+          return values;
+        },
+        dispose: () => data?.dispose(),
+      };
+    },
   };
 }

@@ -1,50 +1,19 @@
-// @tensorflow/tfjs runners for the benchmark: tfjs-core with the 'cpu' and the 'wasm' backend
-// (SIMD, no threads in Node).
-//   one-shot: both tensors are made from the TypedArrays on every call, and all are disposed.
-//   resident: the data tensor is made once at setup; per call only the indices tensor.
-// setup() selects the runner's backend; run() refuses to run if another runner switched it since,
-// because tfjs would otherwise move the resident data between backends inside the timed call.
+// @tensorflow/tfjs runners for the benchmark in Node: tfjs-core with the 'cpu' and the 'wasm'
+// backend (SIMD, no threads in Node); the runners themselves are tfjs-plan.mjs's (one-shot and
+// resident).
 import { createRequire } from 'node:module';
 import { dirname } from 'node:path';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { freshInitMs } from './init-ms.mjs';
-import { planFor } from './tfjs-plan.mjs';
+import { planFor, tfjsRunner } from './tfjs-plan.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
 /** How tfjs computes a workload on a backend (bench/peers/tfjs-plan.mjs), with this tfjs. */
 export const plan = (backend, w, t) => planFor(tf, backend, w, t);
 // Node needs the directory of the backend's .wasm files given explicitly.
 export const wasmDir = `${dirname(createRequire(import.meta.url).resolve('@tensorflow/tfjs-backend-wasm'))}/`;
-
-function runner(backend, initMs, mode) {
-  const resident = mode === 'resident';
-  return {
-    impl: `tfjs ${tf.version_core} ${backend} (${resident ? 'data tensor resident' : 'tensors made per call'})`,
-    peer: `tfjs-${backend}`,
-    mode,
-    initMs,
-    async setup(w, t) {
-      await tf.setBackend(backend);
-      const { fn, shape, prep = (a) => a, note } = plan(backend, w, t);
-      const data = resident ? tf.tensor(t.data.data, t.data.shape, 'float32') : null;
-      return {
-        note,
-        run() {
-          if (tf.getBackend() !== backend) throw new Error(`the tfjs backend is ${tf.getBackend()}: call setup again`);
-          const x = data ?? tf.tensor(t.data.data, t.data.shape, 'float32');
-          const i = tf.tensor(prep(t.indices.data), shape, 'int32');
-          const out = tf.tidy(() => fn(x, i));
-          const values = out.dataSync(); // in Node no slower than await out.data() (measured)
-          tf.dispose(data ? [i, out] : [x, i, out]);
-          return values;
-        },
-        dispose: () => data?.dispose(),
-      };
-    },
-  };
-}
 
 // From nothing loaded to a first tiny gather on this backend.
 const initSource = (backend) => `
@@ -64,6 +33,6 @@ export async function peers() {
   setWasmPaths(wasmDir);
   return BACKENDS.flatMap((backend) => {
     const initMs = freshInitMs(initSource(backend));
-    return [runner(backend, initMs, 'one-shot'), runner(backend, initMs, 'resident')];
+    return [tfjsRunner(tf, backend, initMs, 'one-shot'), tfjsRunner(tf, backend, initMs, 'resident')];
   });
 }
