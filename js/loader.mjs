@@ -12,7 +12,7 @@ const WEB_GLUES = {
   simd: () => import('../dist/wasm-gather-simd.web.mjs'),
 };
 const hostImport = (specifier) => import(/* webpackIgnore: true */ /* @vite-ignore */ specifier);
-const nodeGlue = (variant) => hostImport(new URL(/* @vite-ignore */ `../dist/wasm-gather-${variant}.node.cjs`, import.meta.url).href);
+const nodeGlue = (variant) => hostImport(new URL(/* webpackIgnore: true */ /* @vite-ignore */ `../dist/wasm-gather-${variant}.node.cjs`, import.meta.url).href);
 const WASM_URLS = {
   'simd-threaded': () => new URL('../dist/wasm-gather-simd-threaded.wasm', import.meta.url),
   simd: () => new URL('../dist/wasm-gather-simd.wasm', import.meta.url),
@@ -37,20 +37,58 @@ export function detectEnvironment() {
   const isNode = typeof g.process === 'object' && !!g.process.versions?.node && !isDeno && !isWorkerd && !isEdgeLight;
   const hasSAB = typeof g.SharedArrayBuffer === 'function';
   const hasWorker = typeof g.Worker === 'function';
-  // Browsers only hand SharedArrayBuffer to workers on cross-origin isolated pages.
-  const canThread = hasSAB && (isNode || (g.crossOriginIsolated === true && hasWorker && !isDeno));
-  return { isNode, isDeno, isWorkerd, isEdgeLight, hasSAB, hasWorker, canThread };
+  // Node and Bun share memory with worker_threads. A browser may only where posting shared
+  // memory to a worker works: that is what the threaded build does, so try exactly that.
+  const post = isNode ? null : (hasWorker && !isDeno ? postSharedMemory(g) : { ok: false });
+  const canThread = isNode ? hasSAB : post.ok;
+  return { isNode, isDeno, isWorkerd, isEdgeLight, hasSAB, hasWorker, canThread, postError: post?.error };
+}
+
+/**
+ * Posts a shared WebAssembly.Memory to a worker that never runs a line. Browsers refuse
+ * (DataCloneError) on pages that are not cross-origin isolated, and WebKitGTK, whose
+ * JavaScriptCore leaves useSharedArrayBuffer off, refuses even on isolated ones, where
+ * crossOriginIsolated is true: https://html.spec.whatwg.org/multipage/structured-data.html#structuredserializeinternal
+ * (SharedArrayBuffer step). Where a CSP forbids blob: workers, a MessagePort stands in: the same
+ * serialization, in this agent.
+ */
+function postSharedMemory(g) {
+  let memory;
+  try {
+    memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+  } catch (e) {
+    return { ok: false, error: e };
+  }
+  let url, target;
+  try {
+    url = URL.createObjectURL(new Blob([''], { type: 'text/javascript' }));
+    target = new g.Worker(url);
+  } catch {
+    if (typeof g.MessageChannel !== 'function') return { ok: false };
+    target = new g.MessageChannel().port1;
+  }
+  try {
+    target.postMessage(memory);
+    return { ok: true };
+  } catch (e) {
+    return { ok: false, error: e };
+  } finally {
+    if (target.terminate) target.terminate();
+    else target.close();
+    if (url) URL.revokeObjectURL(url);
+  }
 }
 
 /** Why this host cannot run the threaded build, in words for a warning. */
 function noThreadsReason(env) {
   if (env.isDeno) return "Deno cannot start this build's worker threads";
   if (env.isWorkerd || env.isEdgeLight || !env.hasWorker) return 'this host has no Worker (edge runtimes run one thread)';
-  if (!env.hasSAB || globalThis.crossOriginIsolated !== true) {
+  if (globalThis.crossOriginIsolated !== true) {
     return 'the page is not cross-origin isolated (serve it with Cross-Origin-Opener-Policy: same-origin and ' +
       'Cross-Origin-Embedder-Policy: require-corp), so SharedArrayBuffer cannot be shared with workers';
   }
-  return 'this host cannot share memory with workers';
+  const why = env.postError ? ` (posting shared memory to a worker throws ${env.postError.name})` : '';
+  return `the page is cross-origin isolated, but this engine cannot share memory with workers${why}`;
 }
 
 const warned = new Set();
@@ -143,7 +181,7 @@ const isModule = (x) => x instanceof WebAssembly.Module || Object.prototype.toSt
 async function compileWasm(source, env) {
   if (isModule(source)) return source;
   if (source instanceof ArrayBuffer || ArrayBuffer.isView(source)) return WebAssembly.compile(source);
-  const url = source instanceof URL ? source : new URL(String(source), import.meta.url);
+  const url = source instanceof URL ? source : new URL(/* webpackIgnore: true */ String(source), import.meta.url); // resolved at run time, not by a bundler
   if (env.isNode && url.protocol === 'file:') {
     // Node's fetch() does not read file: URLs.
     const [{ readFile }, { fileURLToPath }] = await Promise.all([hostImport('node:fs/promises'), hostImport('node:url')]);

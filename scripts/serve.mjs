@@ -53,7 +53,7 @@ function send(res, status, headers, body, method) {
   res.end(method === 'HEAD' ? undefined : body);
 }
 
-function handler(root, isolation) {
+function handler(root, isolation, rewrite) {
   return (req, res) => {
     const headers = baseHeaders(isolation);
     const method = req.method || 'GET';
@@ -104,6 +104,11 @@ function handler(root, isolation) {
           return;
         }
         const type = MIME[path.extname(file).toLowerCase()] || 'application/octet-stream';
+        if (rewrite && /^text\/(html|javascript)/.test(type)) {
+          const body = Buffer.from(rewrite(fs.readFileSync(file, 'utf8'), { type, dest: req.headers['sec-fetch-dest'] }));
+          send(res, 200, { ...headers, 'Content-Type': type, 'Content-Length': body.length }, body, method);
+          return;
+        }
         res.writeHead(200, { ...headers, 'Content-Type': type, 'Content-Length': st.size });
         if (method === 'HEAD') {
           res.end();
@@ -119,13 +124,16 @@ function handler(root, isolation) {
 
 /**
  * Start the demo server.
- * @param {{ port?: number, isolation?: boolean, host?: string, root?: string }} [opts]
+ * @param {{ port?: number, isolation?: boolean, host?: string, root?: string,
+ *   rewrite?: (text: string, how: { type: string, dest?: string }) => string }} [opts]
+ *   rewrite: for the tests, changes each HTML and JavaScript file as it is served (dest is the
+ *   request's Sec-Fetch-Dest: 'document', 'script', 'worker', ...).
  * @returns {Promise<{ url: string, port: number, close: () => Promise<void> }>}
  *   url points at the demo page (…/web-demo/).
  */
-export function startServer({ port = 8080, isolation = true, host = '127.0.0.1', root = ROOT } = {}) {
+export function startServer({ port = 8080, isolation = true, host = '127.0.0.1', root = ROOT, rewrite } = {}) {
   const absRoot = path.resolve(root);
-  const server = http.createServer(handler(absRoot, isolation));
+  const server = http.createServer(handler(absRoot, isolation, rewrite));
   const sockets = new Set();
   server.on('connection', (s) => {
     sockets.add(s);

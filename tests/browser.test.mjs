@@ -1,37 +1,30 @@
-// Browser test: serve the repo with scripts/serve.mjs (its headers checked here), and in
-// Debian's Chromium through playwright-core run the seeded random cases, once cross-origin
-// isolated (threaded build) and once not (simd build); then the packed package on pages, in
-// Web Workers and bundled by Vite. (The demo page has its own test: tests/demo.test.mjs.)
+// Browser tests: serve the repo with scripts/serve.mjs (its headers checked here), and in every
+// engine of tests/browsers/engines.mjs (Chromium, Firefox ESR, WebKitGTK with and without
+// shared memory), cross-origin isolated and not: the seeded random cases against the reference,
+// then the packed package on a page with an import map, in dedicated Web Workers, and bundled by
+// Vite and by webpack 5. What each engine runs (variant, threads) and warns is asserted from the
+// engine's expectations. (The demo page has its own test: tests/demo.test.mjs.)
 //
-//   node --test tests/browser.test.mjs
+//   node --test tests/browser.test.mjs          (BROWSERS=firefox,webkit to run some engines)
 //
-// Needs /usr/bin/chromium (apt package `chromium`; override with CHROMIUM_PATH)
-// and a built library in dist/ (`node scripts/build.mjs`). Without Chromium the
-// browser tests are skipped, except under CI (env CI set), where they fail.
+// Needs the engines from Debian (see engines.mjs: apt-get install chromium firefox-esr
+// webkit2gtk-driver xvfb xauth) and a built library in dist/ (`node scripts/build.mjs`). A missing
+// engine's tests are skipped, naming the apt line, except under CI (env CI set), where they fail.
 
 import { test, describe, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { packAndInstall } from './package/install.mjs';
+import { buildWithWebpack } from './package/webpack-build.mjs';
 import { QUANTIZED_CASES } from './fixtures/runtime-smoke.mjs';
+import { ENGINES, TIMEOUT_MS, expectedInit, launchEngine, openPage, pageLog, skipReason } from './browsers/engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const PAGE_TIMEOUT_MS = 60_000;
-const CHROMIUM_ARGS = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
-];
-
-const haveChromium = fs.existsSync(CHROMIUM);
-const skipReason = haveChromium
-  ? false
-  : `Chromium not found at ${CHROMIUM} (apt-get install chromium, or set CHROMIUM_PATH)`;
+const RANDOM_CASES = 500;
 
 /** Raw GET with an unnormalised path (fetch would normalise "..") */
 function rawGet(port, urlPath) {
@@ -113,205 +106,143 @@ describe('scripts/serve.mjs', () => {
   });
 });
 
-describe('Chromium: the random cases', { skip: skipReason }, () => {
-  let context, userDataDir;
-  const servers = [];
-
-  before(async () => {
-    const distDir = path.join(ROOT, 'dist');
-    assert.ok(
-      fs.existsSync(distDir) && fs.readdirSync(distDir).some((f) => f.endsWith('.wasm')),
-      'dist/*.wasm missing: run `node scripts/build.mjs` first',
-    );
-    assert.ok(fs.existsSync(path.join(ROOT, 'common', 'reference.mjs')), 'common/reference.mjs missing');
-    const { chromium } = await import('playwright-core');
-    userDataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wasm-gather-chromium-'));
-    context = await chromium.launchPersistentContext(userDataDir, {
-      executablePath: CHROMIUM,
-      headless: true,
-      args: CHROMIUM_ARGS,
-      timeout: PAGE_TIMEOUT_MS,
+// The packed package (npm pack, installed into a scratch app) and the app bundled by Vite and by
+// webpack: made once, for all the engines.
+let apps;
+function packedApps() {
+  apps ??= (async () => {
+    const pkg = packAndInstall('browser');
+    const { build } = await import('vite');
+    const vite = `${pkg.dir}/vite-dist`;
+    await build({
+      root: `${pkg.app}/vite`, configFile: false, logLevel: 'error',
+      build: { outDir: vite, emptyOutDir: true, target: 'es2022',
+        rollupOptions: { input: ['index.html', 'smoke.html'].map((f) => `${pkg.app}/vite/${f}`) } },
     });
-  });
+    const webpack = `${pkg.dir}/webpack-dist`;
+    await buildWithWebpack(pkg.app, webpack);
+    return { app: pkg.app, vite, webpack };
+  })();
+  return apps;
+}
 
-  after(async () => {
-    await context?.close().catch(() => {});
-    for (const s of servers) await s.close();
-    if (userDataDir) fs.rmSync(userDataDir, { recursive: true, force: true });
-  });
+function checkExample(out, expected) {
+  assert.deepEqual(out, { ...expected.info, rows: [5, 6, 1, 2] });
+}
+function checkSmoke(out, expected) {
+  assert.deepEqual(out.info, expected.info);
+  assert.deepEqual(out.seeds.failures, []);
+  assert.ok(out.seeds.total >= 20 && out.seeds.passed === out.seeds.total, JSON.stringify(out.seeds));
+  assert.deepEqual(out.random.failures, []);
+  assert.equal(out.random.passed, 300);
+  assert.deepEqual(out.quantized.failures, []);
+  assert.equal(out.quantized.passed, 2 * QUANTIZED_CASES);
+  assert.match(out.error, /^RangeError: take: indices\[0\] = 3 is out of range/);
+}
+// init({ threads: 2 }) where threads run: no warning at all (scripts/build.mjs removes the 3.1.6
+// glue's main-thread blocking one). Where they do not: one warning per realm, saying why.
+function checkWarnings(warnings, expected, realms = 1) {
+  if (!expected.warning) return assert.deepEqual(warnings, []);
+  assert.equal(warnings.length, realms, warnings.join('\n'));
+  for (const w of warnings) assert.match(w, /^wasm-gather: running on one thread \(variant 'simd'\)/);
+  for (const w of warnings) assert.match(w, expected.warning);
+}
 
-  /**
-   * Opens `urlPath` from a fresh server, waits until the page sets body[data-status] to 'done'
-   * or 'error', and returns read(page)'s result with the page's problems (errors, failed
-   * requests) added.
-   */
-  async function openPage({ isolation, urlPath, read }) {
-    const server = await startServer({ port: 0, isolation });
-    servers.push(server);
-    const page = await context.newPage();
-    const problems = [];
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('console', (msg) => {
-      if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
+for (const engine of ENGINES) {
+  const skip = skipReason(engine);
+  describe(engine.title, { skip }, () => {
+    let browser;
+    before(async () => {
+      const dist = path.join(ROOT, 'dist');
+      assert.ok(fs.existsSync(dist) && fs.readdirSync(dist).some((f) => f.endsWith('.wasm')),
+        'dist/*.wasm missing: run `node scripts/build.mjs` first');
+      browser = await launchEngine(engine);
     });
-    page.on('requestfailed', (req) => problems.push(`request failed: ${req.url()} (${req.failure()?.errorText})`));
-    page.on('response', (res) => {
-      if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`);
-    });
-    try {
-      await page.goto(new URL(urlPath, server.url).href, { timeout: PAGE_TIMEOUT_MS });
-      await page.waitForFunction(
-        () => ['done', 'error'].includes(document.body.dataset.status),
-        null,
-        { timeout: PAGE_TIMEOUT_MS },
-      );
-      return { ...(await page.evaluate(read)), problems };
-    } finally {
-      await page.close().catch(() => {});
+    after(() => browser?.close());
+
+    // Opens the page, waits for until(), returns read()'s result with the page's log.
+    async function open({ isolation, root, urlPath, until, read }) {
+      const { page, server } = await openPage(browser, { isolation, root, urlPath, until });
+      try {
+        const isolated = await page.evaluate(() => globalThis.crossOriginIsolated === true);
+        assert.equal(isolated, isolation, `${urlPath}: crossOriginIsolated`);
+        return { ...(await page.evaluate(read)), ...(await pageLog(page, server)) };
+      } finally {
+        await page.close().catch(() => {});
+      }
     }
-  }
+    const result = (root, urlPath, isolation) => open({
+      isolation, root, urlPath,
+      until: () => !!document.body?.dataset.result,
+      read: () => ({ result: JSON.parse(document.body.dataset.result) }),
+    });
 
-  // The same seeded random cases as tests/random.test.mjs, against the same reference, in the
-  // browser: simd, and when isolated the threaded build with 2 threads (pool forced on too).
-  for (const isolation of [true, false]) {
-    test(`random cases vs reference in Chromium (${isolation ? 'isolated: simd + simd-threaded' : 'not isolated: simd'})`,
-      { timeout: 4 * PAGE_TIMEOUT_MS }, async () => {
-        const cases = 500;
-        const state = await openPage({
-          isolation,
-          urlPath: `/tests/browser/random.html?cases=${cases}`,
-          read: () => ({ status: document.body.dataset.status, isolated: globalThis.crossOriginIsolated === true, ...window.__randomResults }),
+    for (const isolation of [true, false]) {
+      const expected = expectedInit(engine, isolation);
+      const threaded = expected.info.threads > 1;
+      const label = `${isolation ? 'isolated' : 'not isolated'}: ${expected.info.variant}, ` +
+        `${expected.info.threads} thread${threaded ? 's' : ''}${expected.warning ? ', a warning' : ''}`;
+
+      // The seeded random cases of tests/random.test.mjs against the same reference: simd, and
+      // where threads run the threaded build with 2 threads (pool forced on too).
+      test(`random cases vs reference, ${label}`, { timeout: 4 * TIMEOUT_MS }, async () => {
+        const state = await open({
+          isolation, urlPath: `/tests/browser/random.html?cases=${RANDOM_CASES}&threaded=${threaded ? 1 : 0}`,
+          until: () => ['done', 'error'].includes(document.body.dataset.status),
+          read: () => ({ status: document.body.dataset.status, ...window.__randomResults }),
         });
         assert.equal(state.status, 'done', state.error);
-        assert.equal(state.isolated, isolation);
-        assert.deepEqual(state.configs, isolation
+        assert.deepEqual(state.configs, threaded
           ? ['simd threads=1', 'simd-threaded threads=2', 'simd-threaded threads=2 parallelThreshold=0']
           : ['simd threads=1']);
         assert.deepEqual(state.failures, [], `${state.failures.length} cases failed`);
-        assert.equal(state.passed, state.configs.length * 3 * cases);
+        assert.equal(state.passed, state.configs.length * 3 * RANDOM_CASES);
+        assert.deepEqual(state.warnings, []);
         assert.deepEqual(state.problems, [], 'page errors, console errors or failed requests');
       });
-  }
 
-});
+      // The packed package: each page runs its README example and the smoke suite
+      // (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference,
+      // and gatherBlockQuantized's cases).
+      test(`the packed package on a page with an import map, ${label}`, { timeout: 2 * TIMEOUT_MS }, async () => {
+        const { app } = await packedApps();
+        const example = await result(app, '/browser/index.html', isolation);
+        checkExample(example.result, expected);
+        checkWarnings(example.warnings, expected);
+        assert.deepEqual(example.problems, []);
+        const smoke = await result(app, '/browser/smoke.html', isolation);
+        checkSmoke(smoke.result, expected);
+        checkWarnings(smoke.warnings, expected);
+        assert.deepEqual(smoke.problems, []);
+      });
 
-// The packed package (npm pack, installed into a scratch app) in Chromium: a page importing it
-// through an import map, isolated (threads) and not (one thread, one warning), inside dedicated
-// workers, and an app bundled by Vite. Each runs its README example and the smoke suite
-// (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference, and
-// gatherBlockQuantized's cases).
-describe('Chromium: the packed package', { skip: skipReason }, () => {
-  let browser, pkg, viteDist;
-  const servers = [];
+      test(`the packed package in dedicated Web Workers, ${label}`, { timeout: 2 * TIMEOUT_MS }, async () => {
+        const { app } = await packedApps();
+        const { result: r, warnings, problems } = await result(app, '/browser/worker.html', isolation);
+        checkExample(r.example, expected);
+        checkSmoke(r.smoke, expected);
+        // Each worker is its own realm with its own module: one warning each.
+        checkWarnings(warnings, expected, 2);
+        assert.deepEqual(problems, []);
+      });
 
-  before(async () => {
-    pkg = packAndInstall('browser');
-    const { build } = await import('vite');
-    viteDist = `${pkg.dir}/vite-dist`;
-    await build({
-      root: `${pkg.app}/vite`, configFile: false, logLevel: 'error',
-      build: { outDir: viteDist, emptyOutDir: true, target: 'es2022',
-        rollupOptions: { input: ['index.html', 'smoke.html'].map((f) => `${pkg.app}/vite/${f}`) } },
-    });
-    const { chromium } = await import('playwright-core');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_ARGS, timeout: PAGE_TIMEOUT_MS });
-  });
-
-  after(async () => {
-    await browser?.close().catch(() => {});
-    for (const s of servers) await s.close();
-  });
-
-  // Opens root/urlPath, waits for body[data-result]; returns it with the page's warnings and problems.
-  async function open(root, urlPath, isolation) {
-    const server = await startServer({ port: 0, isolation, root });
-    servers.push(server);
-    const page = await browser.newPage();
-    const warnings = [];
-    const problems = [];
-    page.on('console', (msg) => {
-      if (msg.type() === 'warning') warnings.push(msg.text());
-      if (msg.type() === 'error') problems.push(`console.error: ${msg.text()}`);
-    });
-    page.on('pageerror', (err) => problems.push(`pageerror: ${err.message}`));
-    page.on('response', (res) => { if (res.status() >= 400) problems.push(`HTTP ${res.status()}: ${res.url()}`); });
-    try {
-      await page.goto(new URL(urlPath, server.url).href, { timeout: PAGE_TIMEOUT_MS });
-      await page.waitForFunction(() => document.body?.dataset.result, null, { timeout: PAGE_TIMEOUT_MS })
-        .catch((e) => { throw new Error(`${urlPath}: no result (${problems.join('; ') || e.message})`); });
-      return {
-        result: JSON.parse(await page.evaluate(() => document.body.dataset.result)),
-        isolated: await page.evaluate(() => globalThis.crossOriginIsolated === true),
-        warnings, problems,
-      };
-    } finally {
-      await page.close().catch(() => {});
+      for (const bundler of ['vite', 'webpack']) {
+        test(`an app bundled by ${bundler === 'vite' ? 'Vite' : 'webpack 5'}, ${label}`, { timeout: 2 * TIMEOUT_MS }, async () => {
+          const root = (await packedApps())[bundler];
+          const example = await result(root, '/index.html', isolation);
+          checkExample(example.result, expected);
+          checkWarnings(example.warnings, expected);
+          assert.deepEqual(example.problems, []);
+          const smoke = await result(root, '/smoke.html', isolation);
+          checkSmoke(smoke.result, expected);
+          checkWarnings(smoke.warnings, expected);
+          assert.deepEqual(smoke.problems, []);
+        });
+      }
     }
-  }
-
-  const threadsFor = (isolation) => (isolation ? { variant: 'simd-threaded', threads: 2, simd: true } : { variant: 'simd', threads: 1, simd: true });
-  function checkExample(out, isolation) {
-    assert.deepEqual(out, { ...threadsFor(isolation), rows: [5, 6, 1, 2] });
-  }
-  function checkSmoke(out, isolation) {
-    assert.deepEqual(out.info, threadsFor(isolation));
-    assert.deepEqual(out.seeds.failures, []);
-    assert.ok(out.seeds.total >= 20 && out.seeds.passed === out.seeds.total, JSON.stringify(out.seeds));
-    assert.deepEqual(out.random.failures, []);
-    assert.equal(out.random.passed, 300);
-    assert.deepEqual(out.quantized.failures, []);
-    assert.equal(out.quantized.passed, 2 * QUANTIZED_CASES);
-    assert.match(out.error, /^RangeError: take: indices\[0\] = 3 is out of range/);
-  }
-  // Asking for 2 threads on a page that is not isolated warns once, saying why; an isolated page
-  // gets no warning at all (scripts/build.mjs removes the 3.1.6 glue's main-thread blocking one).
-  function checkWarnings(warnings, isolation) {
-    if (isolation) assert.deepEqual(warnings, []);
-    else {
-      assert.equal(warnings.length, 1, warnings.join('\n'));
-      assert.match(warnings[0], /^wasm-gather: running on one thread \(variant 'simd'\): the page is not cross-origin isolated/);
-    }
-  }
-
-  for (const isolation of [true, false]) {
-    const label = isolation ? 'cross-origin isolated: simd-threaded, 2 threads' : 'not isolated: simd, 1 thread, one warning';
-    test(`a page with an import map, ${label}`, { timeout: 2 * PAGE_TIMEOUT_MS }, async () => {
-      const example = await open(pkg.app, '/browser/index.html', isolation);
-      assert.equal(example.isolated, isolation);
-      checkExample(example.result, isolation);
-      checkWarnings(example.warnings, isolation);
-      assert.deepEqual(example.problems, []);
-      const smoke = await open(pkg.app, '/browser/smoke.html', isolation);
-      checkSmoke(smoke.result, isolation);
-      checkWarnings(smoke.warnings, isolation);
-      assert.deepEqual(smoke.problems, []);
-    });
-
-    test(`dedicated Web Workers, ${label}`, { timeout: 2 * PAGE_TIMEOUT_MS }, async () => {
-      const { result, warnings, problems } = await open(pkg.app, '/browser/worker.html', isolation);
-      checkExample(result.example, isolation);
-      checkSmoke(result.smoke, isolation);
-      // Each worker is its own realm with its own module: one warning each when not isolated.
-      const ours = warnings.filter((w) => w.startsWith('wasm-gather:'));
-      assert.equal(ours.length, isolation ? 0 : 2, ours.join('\n'));
-      assert.deepEqual(problems, []);
-    });
-
-    test(`an app bundled by Vite, ${label}`, { timeout: 2 * PAGE_TIMEOUT_MS }, async () => {
-      const example = await open(viteDist, '/index.html', isolation);
-      checkExample(example.result, isolation);
-      checkWarnings(example.warnings, isolation);
-      assert.deepEqual(example.problems, []);
-      const smoke = await open(viteDist, '/smoke.html', isolation);
-      checkSmoke(smoke.result, isolation);
-      checkWarnings(smoke.warnings, isolation);
-      assert.deepEqual(smoke.problems, []);
-    });
-  }
-});
-
-if (!haveChromium && process.env.CI) {
-  test('Chromium is installed (required under CI)', () => {
-    assert.fail(skipReason);
   });
+
+  if (skip && process.env.CI) {
+    test(`${engine.title} is installed (required under CI)`, () => assert.fail(skip));
+  }
 }

@@ -55,7 +55,8 @@ async function main() {
   $('#bench-runtime').replaceChildren(
     'wasm-gather ', el('strong', {}, info.variant), ' with ', el('strong', {}, `${info.threads} thread${info.threads > 1 ? 's' : ''}`),
     ' · page ', el('strong', {}, isolated ? 'cross-origin isolated' : 'not cross-origin isolated'),
-    isolated ? '' : ' (no SharedArrayBuffer, so no threads)', ` · ${navigator.hardwareConcurrency ?? '?'} cores`);
+    info.threads > 1 ? '' : isolated ? ' (this engine does not share memory with workers, so one thread)'
+      : ' (no SharedArrayBuffer, so no threads)', ` · ${navigator.hardwareConcurrency ?? '?'} cores`);
 
   const playground = createPlayground(api, examples);
   const hook = { info, isolated, playground: { presets: playground.presets.map((p) => p.id), select: playground.select, state: playground.state, call: playground.call } };

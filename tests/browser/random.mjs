@@ -1,12 +1,14 @@
 // The seeded random cases of tests/random.test.mjs, run in a browser against the same reference:
-// the simd build always, and the threaded build too when the page is cross-origin isolated.
+// the simd build always, and with ?threaded=1 the threaded build too (the test knows whether the
+// engine shares memory with workers on this page; init must then give what it is asked for).
 // ?cases=N sets the cases per op. Results go to window.__randomResults and body[data-status].
 import * as api from '../../js/index.mjs';
 import { OPS, runCase } from '../random-cases.mjs';
 
-const cases = Number(new URLSearchParams(location.search).get('cases') ?? 300);
+const params = new URLSearchParams(location.search);
+const cases = Number(params.get('cases') ?? 300);
 const configs = [{ variant: 'simd', threads: 1 }];
-if (globalThis.crossOriginIsolated) {
+if (params.get('threaded') === '1') {
   configs.push({ variant: 'simd-threaded', threads: 2 }, { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 });
 }
 const results = { configs: [], passed: 0, failures: [] };
