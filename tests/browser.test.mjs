@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { startServer } from '../scripts/serve.mjs';
 import { packAndInstall } from './package/install.mjs';
 import { buildWithWebpack } from './package/webpack-build.mjs';
-import { QUANTIZED_CASES } from './fixtures/runtime-smoke.mjs';
+import { checkSmokeCounts, smokeSummary } from './package/smoke-result.mjs';
 import { ENGINES, TIMEOUT_MS, expectedInit, launchEngine, openPage, pageLog, skipReason } from './browsers/engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -131,13 +131,7 @@ function checkExample(out, expected) {
 }
 function checkSmoke(out, expected) {
   assert.deepEqual(out.info, expected.info);
-  assert.deepEqual(out.seeds.failures, []);
-  assert.ok(out.seeds.total >= 20 && out.seeds.passed === out.seeds.total, JSON.stringify(out.seeds));
-  assert.deepEqual(out.random.failures, []);
-  assert.equal(out.random.passed, 300);
-  assert.deepEqual(out.quantized.failures, []);
-  assert.equal(out.quantized.passed, 2 * QUANTIZED_CASES);
-  assert.match(out.error, /^RangeError: take: indices\[0\] = 3 is out of range/);
+  checkSmokeCounts(out);
 }
 // init({ threads: 2 }) where threads run: no warning at all (scripts/build.mjs removes the 3.1.6
 // glue's main-thread blocking one). Where they do not: one warning per realm, saying why.
@@ -152,12 +146,7 @@ for (const engine of ENGINES) {
   const skip = skipReason(engine);
   describe(engine.title, { skip }, () => {
     let browser;
-    before(async () => {
-      const dist = path.join(ROOT, 'dist');
-      assert.ok(fs.existsSync(dist) && fs.readdirSync(dist).some((f) => f.endsWith('.wasm')),
-        'dist/*.wasm missing: run `node scripts/build.mjs` first');
-      browser = await launchEngine(engine);
-    });
+    before(async () => { browser = await launchEngine(engine); });
     after(() => browser?.close());
 
     // Opens the page, waits for until(), returns read()'s result with the page's log.
@@ -180,12 +169,27 @@ for (const engine of ENGINES) {
     for (const isolation of [true, false]) {
       const expected = expectedInit(engine, isolation);
       const threaded = expected.info.threads > 1;
+      const where = `${engine.name}, ${isolation ? 'isolated' : 'not isolated'}`;
       const label = `${isolation ? 'isolated' : 'not isolated'}: ${expected.info.variant}, ` +
         `${expected.info.threads} thread${threaded ? 's' : ''}${expected.warning ? ', a warning' : ''}`;
 
+      // An app's README example (index.html) and smoke suite (smoke.html) under `dir`: the build,
+      // threads and warnings this engine gives, no problems; returns the smoke suite's summary.
+      async function checkPages(root, dir, what) {
+        const example = await result(root, `${dir}index.html`, isolation);
+        checkExample(example.result, expected);
+        checkWarnings(example.warnings, expected);
+        assert.deepEqual(example.problems, []);
+        const smoke = await result(root, `${dir}smoke.html`, isolation);
+        checkSmoke(smoke.result, expected);
+        checkWarnings(smoke.warnings, expected);
+        assert.deepEqual(smoke.problems, []);
+        return smokeSummary(`${where}, ${what}`, smoke.result);
+      }
+
       // The seeded random cases of tests/random.test.mjs against the same reference: simd, and
       // where threads run the threaded build with 2 threads (pool forced on too).
-      test(`random cases vs reference, ${label}`, { timeout: 4 * TIMEOUT_MS }, async () => {
+      test(`random cases vs reference, ${label}`, { timeout: 4 * TIMEOUT_MS }, async (t) => {
         const state = await open({
           isolation, urlPath: `/tests/browser/random.html?cases=${RANDOM_CASES}&threaded=${threaded ? 1 : 0}`,
           until: () => ['done', 'error'].includes(document.body.dataset.status),
@@ -197,6 +201,7 @@ for (const engine of ENGINES) {
           : ['simd threads=1']);
         assert.deepEqual(state.failures, [], `${state.failures.length} cases failed`);
         assert.equal(state.passed, state.configs.length * 3 * RANDOM_CASES);
+        t.diagnostic(`${where}, random page: ${state.passed} cases passed (${state.configs.join('; ')})`);
         assert.deepEqual(state.warnings, []);
         assert.deepEqual(state.problems, [], 'page errors, console errors or failed requests');
       });
@@ -204,19 +209,12 @@ for (const engine of ENGINES) {
       // The packed package: each page runs its README example and the smoke suite
       // (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference,
       // and gatherBlockQuantized's cases).
-      test(`the packed package on a page with an import map, ${label}`, { timeout: 2 * TIMEOUT_MS }, async () => {
+      test(`the packed package on a page with an import map, ${label}`, { timeout: 2 * TIMEOUT_MS }, async (t) => {
         const { app } = await packedApps();
-        const example = await result(app, '/browser/index.html', isolation);
-        checkExample(example.result, expected);
-        checkWarnings(example.warnings, expected);
-        assert.deepEqual(example.problems, []);
-        const smoke = await result(app, '/browser/smoke.html', isolation);
-        checkSmoke(smoke.result, expected);
-        checkWarnings(smoke.warnings, expected);
-        assert.deepEqual(smoke.problems, []);
+        t.diagnostic(await checkPages(app, '/browser/', 'import-map page'));
       });
 
-      test(`the packed package in dedicated Web Workers, ${label}`, { timeout: 2 * TIMEOUT_MS }, async () => {
+      test(`the packed package in dedicated Web Workers, ${label}`, { timeout: 2 * TIMEOUT_MS }, async (t) => {
         const { app } = await packedApps();
         const { result: r, warnings, problems } = await result(app, '/browser/worker.html', isolation);
         checkExample(r.example, expected);
@@ -224,19 +222,12 @@ for (const engine of ENGINES) {
         // Each worker is its own realm with its own module: one warning each.
         checkWarnings(warnings, expected, 2);
         assert.deepEqual(problems, []);
+        t.diagnostic(smokeSummary(`${where}, dedicated worker`, r.smoke));
       });
 
       for (const bundler of ['vite', 'webpack']) {
-        test(`an app bundled by ${bundler === 'vite' ? 'Vite' : 'webpack 5'}, ${label}`, { timeout: 2 * TIMEOUT_MS }, async () => {
-          const root = (await packedApps())[bundler];
-          const example = await result(root, '/index.html', isolation);
-          checkExample(example.result, expected);
-          checkWarnings(example.warnings, expected);
-          assert.deepEqual(example.problems, []);
-          const smoke = await result(root, '/smoke.html', isolation);
-          checkSmoke(smoke.result, expected);
-          checkWarnings(smoke.warnings, expected);
-          assert.deepEqual(smoke.problems, []);
+        test(`an app bundled by ${bundler === 'vite' ? 'Vite' : 'webpack 5'}, ${label}`, { timeout: 2 * TIMEOUT_MS }, async (t) => {
+          t.diagnostic(await checkPages((await packedApps())[bundler], '/', `${bundler} app`));
         });
       }
     }

@@ -30,6 +30,11 @@ import { ENGINES, TIMEOUT_MS, launchEngine, openPage, pageLog, skipReason } from
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const screenshotOf = (engine) => path.join(ROOT, 'build', `demo-screenshot-${engine.name}.png`);
 
+// One line for the closing note: what the demo ran on, and its self-check.
+const demoSummary = (engine, isolated, state) => `${engine.name}, ${isolated ? 'isolated' : 'not isolated'}, demo: ` +
+  `${state.info.variant}, ${state.info.threads} thread(s); self-check ${state.passed}/${state.total} ` +
+  `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized)`;
+
 // Numbers as the grid draws them (web-demo/lib/dom.mjs fmtNum, for the integer-valued seeds).
 const drawn = (v) => (Object.is(v, -0) ? '-0' : String(v));
 
@@ -38,12 +43,7 @@ for (const engine of ENGINES) {
   describe(`web demo in ${engine.title}`, { skip }, () => {
     let browser;
 
-    before(async () => {
-      const dist = path.join(ROOT, 'dist');
-      assert.ok(fs.existsSync(dist) && fs.readdirSync(dist).some((f) => f.endsWith('.wasm')),
-        'dist/*.wasm missing: run `node scripts/build.mjs` first');
-      browser = await launchEngine(engine);
-    });
+    before(async () => { browser = await launchEngine(engine); });
 
     after(() => browser?.close());
 
@@ -125,8 +125,9 @@ for (const engine of ENGINES) {
       });
     }
 
-    test('isolated: examples, hover, errors, benchmark, screenshot', { timeout: 3 * TIMEOUT_MS }, async () => {
+    test('isolated: examples, hover, errors, benchmark, screenshot', { timeout: 3 * TIMEOUT_MS }, async (t) => {
       const { page, server, state } = await open(true);
+      t.diagnostic(demoSummary(engine, true, state));
       try {
 
         // Every example in the picker: all the seeds, and the starters.
@@ -273,8 +274,9 @@ for (const engine of ENGINES) {
       }
     });
 
-    test('not isolated: seeds pass, an example renders, no errors', { timeout: 2 * TIMEOUT_MS }, async () => {
-      const { page, server } = await open(false);
+    test('not isolated: seeds pass, an example renders, no errors', { timeout: 2 * TIMEOUT_MS }, async (t) => {
+      const { page, server, state } = await open(false);
+      t.diagnostic(demoSummary(engine, false, state));
       try {
         const r = await pick(page, 'seed-10'); // tf batched params and indices, batch_dims = 1 (#1)
         assert.deepEqual(r.output, { data: seedExamples[10].expected.data, shape: seedExamples[10].expected.shape });

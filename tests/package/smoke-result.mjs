@@ -1,0 +1,19 @@
+// What a run of the smoke suite (tests/fixtures/runtime-smoke.mjs) must report wherever it ran,
+// in a runtime (tests/runtimes.test.mjs) or a browser (tests/browser.test.mjs): every seed
+// example, 300 random cases against the reference, gatherBlockQuantized's cases, and the error.
+import assert from 'node:assert/strict';
+import { QUANTIZED_CASES } from '../fixtures/runtime-smoke.mjs';
+
+export function checkSmokeCounts(out) {
+  assert.deepEqual(out.seeds.failures, []);
+  assert.ok(out.seeds.total >= 20 && out.seeds.passed === out.seeds.total, JSON.stringify(out.seeds));
+  assert.deepEqual(out.random.failures, []);
+  assert.equal(out.random.passed, 300);
+  assert.deepEqual(out.quantized.failures, []);
+  assert.equal(out.quantized.passed, 2 * QUANTIZED_CASES);
+  assert.match(out.error, /^RangeError: take: indices\[0\] = 3 is out of range for dimension 0 of params, which has size 3/);
+}
+
+/** One line for a test's diagnostics: what ran where, and how many cases passed. */
+export const smokeSummary = (where, out) => `${where}: ${out.info.variant}, ${out.info.threads} thread(s); ` +
+  `seed examples ${out.seeds.passed}/${out.seeds.total}, random ${out.random.passed}, quantized ${out.quantized.passed}`;
