@@ -65,11 +65,16 @@ async function quantizedPeerGroups(workloads) {
   }
 }
 
+// The bound: copying the output's bytes with memory.copy, for either group of baselines.
+const memcopyRunner = {
+  impl: 'memory.copy of the output bytes (wasm)', family: 'bound', mode: 'resident',
+  setup: (w) => ({ run: memcopyBound(w.outBytes), unchecked: true, dispose() {} }),
+};
+
 const quantizedBaselineGroup = {
   name: 'baselines (Q)', begin() {}, end() {},
   runners: [
-    { impl: 'memory.copy of the output bytes (wasm)', family: 'bound', mode: 'resident',
-      setup: (w) => { const copy = memcopyBound(w.outBytes); return { run: copy, unchecked: true, dispose() {} }; } },
+    memcopyRunner,
     { impl: 'plain JS dequantizing loop', family: 'js', mode: 'resident',
       setup: (w, t) => { const o = quantOpts(w, t); return { run: () => jsLoops.gatherBlockQuantized(t.data, t.indices, t.scales, o), dispose() {} }; } },
   ],
@@ -78,8 +83,7 @@ const quantizedBaselineGroup = {
 const baselineGroup = {
   name: 'baselines', begin() {}, end() {},
   runners: [
-    { impl: 'memory.copy of the output bytes (wasm)', family: 'bound', mode: 'resident',
-      setup: (w) => { const copy = memcopyBound(w.outBytes); return { run: copy, unchecked: true, dispose() {} }; } },
+    memcopyRunner,
     { impl: 'plain JS loops', family: 'js', mode: 'one-shot',
       setup: (w, t) => ({ run: () => jsLoops[w.op](t.data, t.indices, w.opts), dispose() {} }) },
   ],

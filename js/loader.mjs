@@ -38,10 +38,15 @@ export function detectEnvironment() {
   const hasSAB = typeof g.SharedArrayBuffer === 'function';
   const hasWorker = typeof g.Worker === 'function';
   // Node and Bun share memory with worker_threads. A browser may only where posting shared
-  // memory to a worker works: that is what the threaded build does, so try exactly that.
-  const post = isNode ? null : (hasWorker && !isDeno ? postSharedMemory(g) : { ok: false });
-  const canThread = isNode ? hasSAB : post.ok;
-  return { isNode, isDeno, isWorkerd, isEdgeLight, hasSAB, hasWorker, canThread, postError: post?.error };
+  // memory to a worker works: that is what the threaded build does, so try exactly that, once,
+  // and only if threads are in question (chooseConfig reads canThread only then).
+  let post;
+  const probe = () => (post ??= isNode ? { ok: hasSAB } : hasWorker && !isDeno ? postSharedMemory(g) : { ok: false });
+  return {
+    isNode, isDeno, isWorkerd, isEdgeLight, hasSAB, hasWorker,
+    get canThread() { return probe().ok; },
+    get postError() { return probe().error; },
+  };
 }
 
 /**
@@ -154,10 +159,11 @@ function oneThread({ variant, threads }, env, built) {
 export async function chooseConfig(opts, env, built) {
   checkOptions(opts);
   checkBuild(opts.variant, built);
-  if (!env.canThread) return oneThread(opts, env, built);
   const { variant, threads } = opts;
   const chosen = variant ?? built ?? (threads !== 1 ? 'simd-threaded' : 'simd');
-  return { variant: chosen, threads: chosen === 'simd' ? 1 : (threads ?? await defaultThreads(env)) };
+  if (chosen === 'simd') return { variant: 'simd', threads: 1 };
+  if (!env.canThread) return oneThread(opts, env, built);
+  return { variant: chosen, threads: threads ?? await defaultThreads(env) };
 }
 
 const WASM_MAGIC = [0x00, 0x61, 0x73, 0x6d]; // "\0asm"

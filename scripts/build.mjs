@@ -17,18 +17,7 @@ function build() {
   rmSync(dist, { recursive: true, force: true });
   mkdirSync(dist, { recursive: true });
   for (const { from, to } of artifacts()) copyFileSync(join(buildDir, from), join(dist, to));
-  patchGlues(VARIANTS.filter((v) => v.threads).flatMap((v) => ['node.cjs', 'web.mjs'].map((g) => join(dist, `wasm-gather-${v.name}.${g}`))));
-  // The web glues name the .wasm they were linked beside, <variant>.web.wasm, in a
-  // new URL(..., import.meta.url) that bundlers resolve at build time (webpack fails on it: no such
-  // file). The package ships that module as <variant>.wasm, the file js/loader.mjs's own URL
-  // names (and instantiates: the glue never fetches it): name that one, so it is one asset.
-  for (const { name } of VARIANTS) {
-    const glue = join(dist, `wasm-gather-${name}.web.mjs`);
-    const [from, to] = [`wasm-gather-${name}.web.wasm`, `wasm-gather-${name}.wasm`].map((f) => `new URL("${f}",import.meta.url)`);
-    const text = readFileSync(glue, 'utf8');
-    if (!text.includes(from)) throw new Error(`build: ${glue} has no ${from}; check the Emscripten version`);
-    writeFileSync(glue, text.split(from).join(to));
-  }
+  patchGlues(VARIANTS.flatMap((v) => [...(v.threads ? ['node.cjs'] : []), 'web.mjs'].map((g) => join(dist, `wasm-gather-${v.name}.${g}`))));
   // The Node worker glue is CommonJS in a .js file; the package itself is "type": "module".
   writeFileSync(join(dist, 'package.json'), '{ "type": "commonjs" }\n');
   // The guest's bytes as a module too: js/guest.mjs imports them, so every runtime and bundler

@@ -95,7 +95,7 @@ export function cmakeBuild(buildDir, { defines = [], targets = [], source = root
   run('cmake', ['--build', buildDir, '--parallel', '2', ...(targets.length ? ['--target', ...targets] : [])]);
 }
 
-// Post-link fixes to the pthreads glues of Emscripten 3.1.6, each applied to every glue whose
+// Post-link fixes to the glues of Emscripten 3.1.6, each applied to every glue whose
 // text has the anchor (and at least one glue must have it, or the build fails loudly).
 const GLUE_PATCHES = [
   {
@@ -120,16 +120,32 @@ const GLUE_PATCHES = [
     replace: () => 'function _emscripten_check_blocking_allowed(){return;(',
     webOnly: true,
   },
+  {
+    // Each web glue names the .wasm it was linked beside, <name>.web.wasm, in a
+    // new URL(..., import.meta.url) that bundlers resolve at build time (webpack fails: no such
+    // file). The package ships that module as <name>.wasm, the file js/loader.mjs's own URL names
+    // and instantiates (the glue never fetches it): name that one, so that it is one asset.
+    why: '.web.wasm URL',
+    anchor: /new URL\("(wasm-gather-[a-z-]+)\.web\.wasm",import\.meta\.url\)/g,
+    replace: (_, name) => `new URL("${name}.wasm",import.meta.url)`,
+    webOnly: true,
+  },
 ];
 
-// Applies the patches to the pthreads glues `files`; `{ web: false }` when no web glue is among them.
+// Applies the patches to the glues `files` (a string anchor everywhere it occurs, a RegExp one
+// through String.replace); `{ web: false }` when no web glue is among them.
 export function patchGlues(files, { web = true } = {}) {
   for (const patch of GLUE_PATCHES.filter((p) => web || !p.webOnly)) {
     let applied = 0;
     for (const file of files) {
       const text = readFileSync(file, 'utf8');
-      if (!text.includes(patch.anchor)) continue;
-      writeFileSync(file, text.split(patch.anchor).join(patch.replace(patch.anchor)));
+      if (typeof patch.anchor === 'string') {
+        if (!text.includes(patch.anchor)) continue;
+        writeFileSync(file, text.split(patch.anchor).join(patch.replace(patch.anchor)));
+      } else {
+        if (text.search(patch.anchor) < 0) continue;
+        writeFileSync(file, text.replace(patch.anchor, patch.replace));
+      }
       applied++;
     }
     if (!applied) throw new Error(`build: glue patch '${patch.why}' found no anchor; check the Emscripten version`);

@@ -70,7 +70,7 @@ export function skipReason(engine) {
 }
 
 /** A server for a test page: serve.mjs with the page log put in, recording failed requests. */
-export async function startTestServer({ isolation, root }) {
+async function startTestServer({ isolation, root }) {
   const server = await startServer({ port: 0, isolation, root, rewrite: injectPageLog });
   server.failed = [];
   server.server.on('request', (req, res) => res.on('finish', () => {
