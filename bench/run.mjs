@@ -10,7 +10,7 @@
 //        npm run bench -- --browser    (W1-W5 in headless Chromium, isolated and not, with the
 //                                       in-page peers: bench/browser/; bench/results-browser.json)
 import { execFile } from 'node:child_process';
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -158,7 +158,9 @@ async function initTimes() {
 function sizes() {
   const files = ['dist/wasm-gather-simd.wasm', 'dist/wasm-gather-simd-threaded.wasm', 'dist/wasm-gather-simd.web.mjs',
     'dist/wasm-gather-simd-threaded.web.mjs', 'dist/wasm-gather-simd.node.cjs', 'dist/wasm-gather-simd-threaded.node.cjs',
-    ...['index', 'loader', 'abi', 'call', 'ops', 'op-names', 'quantized', 'copy-plan', 'state', 'tensor', 'resident', 'errors'].map((f) => `js/${f}.mjs`)];
+    // the modules js/index.mjs loads: every one but the TensorFlow.js adapter's
+    ...readdirSync(here('../js'), { recursive: true }).filter((f) => f.endsWith('.mjs') && !['tfjs.mjs', 'guest.mjs'].includes(f))
+      .sort().map((f) => `js/${f}`)];
   return files.map((f) => {
     const p = here(`../${f}`);
     return { file: f, bytes: statSync(p).size, gzip: gzipSync(readFileSync(p)).length };

@@ -34,18 +34,19 @@ for (const threads of THREADS) {
   m._wg_pool_set_parallel_threshold(pool, 0);
   const maxIdx = SIZES.at(-1) / 4;
   const params = m._malloc(PARAM_BYTES), indices = m._malloc(maxIdx * 4), out = m._malloc(SIZES.at(-1));
-  // One call record (src/wasm_exports.c) for take, written by the binding's own code.
+  // One call record (src/call.def) for take, written by the binding's own code.
   const s = { m, memory, abi: readAbi(m, memory) };
   s.call = m._malloc(s.abi.call.size);
   prepareCalls(s);
-  writeTensors(s, params, indices, out);
+  writeTensors(s, { data: params, indices, out });
   for (const row of ROWS) {
     const rows = PARAM_BYTES / row;
     const idx = new Int32Array(memory.buffer, indices, maxIdx);
     for (let i = 0; i < maxIdx; i++) idx[i] = (i * 2654435761) % rows;
     for (const size of SIZES) {
       const n = size / row;
-      writeCall(s, { c: 'take', dataShape: [rows, row / 4], indexShape: [n], elemSize: 4, indexKind: 'I32', mode: 'error' });
+      writeCall(s, 'take', { data: { shape: [rows, row / 4], dtype: 'F32' }, indices: { shape: [n], dtype: 'I32' } },
+        { axis: 0, batch_dims: 0 }, 'error', 'wrap');
       const run = () => m._wg_call_run(pool, s.call);
       if (run() !== 0) throw new Error('take failed');
       ((results[row] ??= {})[size] ??= {})[threads] = timeIt(run);

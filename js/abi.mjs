@@ -1,21 +1,13 @@
 // The numbers the binding shares with C, read from the module once at init (src/wasm_exports.c
-// lists them by name): statuses, argument and index-type codes, out-of-range modes, negative-index policies, op numbers,
-// the layout of the call record, WG_MAX_RANK. None of them is written in JS, so a change in C
-// cannot silently disagree with JS; a name JS needs that the module lacks fails init.
+// lists them by name): statuses, argument codes, element types, out-of-range modes,
+// negative-index policies, the ops with the tensors and attributes each takes, and the layout of
+// the call record (src/call.def: every tensor slot's address, type, rank and shape, every
+// attribute). None of them is written in JS, so a change in C cannot silently disagree with JS;
+// a name JS needs that the module lacks fails init.
 
-const NEEDED = [
-  'WG_MAX_RANK', 'sizeof(size_t)', 'sizeof(wg_call)', 'WG_OK',
-  'WG_INDEX_I32', 'WG_INDEX_U32', 'WG_INDEX_I64', 'WG_INDEX_U64',
-  'WG_OOB_ERROR', 'WG_OOB_ZERO', 'WG_OOB_CLAMP', 'WG_NEGATIVE_WRAP', 'WG_NEGATIVE_ERROR', 'WG_ARG_OUT', 'WG_ARG_QUANTIZE_AXIS',
-  'WG_QUANT_UINT8', 'WG_QUANT_UINT4', 'WG_QUANT_INT4', 'WG_SCALE_F32', 'WG_SCALE_F16', 'WG_SCALE_BF16',
-  ...['op', 'args.data_rank', 'args.index_rank', 'args.axis', 'args.batch_dims', 'args.elem_size',
-    'args.data', 'args.indices', 'args.index_type', 'args.mode', 'args.negative_indices', 'args.out', 'data_shape',
-    'index_shape', 'out_shape', 'out_rank', 'err.arg', 'err.dim', 'err.value', 'err.limit',
-    'err.position', 'args.quant.quant_type', 'args.quant.scale_type', 'args.quant.bits',
-    'args.quant.block_size', 'args.quant.quantize_axis', 'args.quant.has_zero_points',
-    'args.quant.scale_rank', 'args.quant.zp_rank', 'args.scales', 'args.zero_points', 'scale_shape',
-    'zp_shape', 'args.offsets', 'out_blocks'].map((f) => `wg_call.${f}`),
-];
+// The constants the binding uses by name (the record's fields and the ops come from the table).
+const NEEDED = ['WG_MAX_RANK', 'sizeof(size_t)', 'sizeof(wg_call)', 'WG_OK', 'WG_DTYPE_NONE', 'WG_ARG_OUT',
+  'WG_OOB_ERROR', 'WG_OOB_ZERO', 'WG_OOB_CLAMP', 'WG_NEGATIVE_WRAP', 'WG_NEGATIVE_ERROR', 'wg_call.op'];
 
 function cString(bytes, ptr) {
   let end = ptr;
@@ -24,9 +16,12 @@ function cString(bytes, ptr) {
 }
 
 /**
- * Reads the module's table into { value(name), nameOf(prefix, value), ops, maxRank, call }.
- * ops maps an op's name in src/ops.def (take, gather_nd, ...) to its number; call holds the call
- * record's size and field offsets.
+ * Reads the module's table into { value(name), nameOf(prefix, value), ops, tensors, attrs,
+ * dtypes, call, maxRank }: ops maps an op's name in src/ops.def (take, gather_nd, ...) to
+ * { number, tensors: Set of roles, attrs: Set of names }; tensors and attrs are the record's
+ * slots in order (src/call.def); dtypes maps a dtype's name (F32, I32, ...) to its number; call
+ * holds the record's size and the byte offset of each field by name ('op', 'err.arg',
+ * 'data.shape', 'attrs.axis', ...).
  */
 export function readAbi(m, memory) {
   const table = new Map();
@@ -36,6 +31,16 @@ export function readAbi(m, memory) {
   }
   return abiFromTable(table);
 }
+
+// name -> value of the entries whose name starts with prefix (the prefix cut off)
+function withPrefix(table, prefix) {
+  const out = new Map();
+  for (const [k, v] of table) if (k.startsWith(prefix) && !k.includes('.', prefix.length)) out.set(k.slice(prefix.length), v);
+  return out;
+}
+
+// The names of the bits set in mask, from a Map name -> bit number.
+const bitsOf = (mask, bits) => new Set([...bits].filter(([, bit]) => (mask >>> bit) & 1).map(([name]) => name));
 
 /** The same from a Map of name -> value (exported for the test of the check itself). */
 export function abiFromTable(table) {
@@ -48,15 +53,20 @@ export function abiFromTable(table) {
     throw new Error(`init: expected a wasm32 module (size_t of 4 bytes), got ${table.get('sizeof(size_t)')}`);
   }
   const value = (name) => table.get(name);
+  const roles = withPrefix(table, 'WG_TENSOR_');
+  const attrBits = withPrefix(table, 'WG_ATTR_');
   const ops = {};
-  const call = { size: value('sizeof(wg_call)') };
-  for (const [k, v] of table) {
-    if (k.startsWith('WG_OP_')) ops[k.slice(6)] = v;
-    if (k.startsWith('wg_call.')) call[k.slice(8)] = v;
+  for (const [name, number] of withPrefix(table, 'WG_OP_')) {
+    ops[name] = { number, tensors: bitsOf(table.get(`WG_OP_${name}.tensors`), roles),
+      attrs: bitsOf(table.get(`WG_OP_${name}.attrs`), attrBits) };
   }
+  const call = { size: value('sizeof(wg_call)') };
+  for (const [k, v] of table) if (k.startsWith('wg_call.')) call[k.slice(8)] = v;
   const nameOf = (prefix, v) => {
-    for (const [k, x] of table) if (x === v && k.startsWith(prefix)) return k;
+    for (const [k, x] of table) if (x === v && k.startsWith(prefix) && !k.includes('.')) return k;
     return undefined;
   };
-  return { value, nameOf, ops, call, maxRank: value('WG_MAX_RANK') };
+  const byNumber = (m) => [...m].sort((a, b) => a[1] - b[1]).map(([k]) => k);
+  return { value, nameOf, ops, call, tensors: byNumber(roles), attrs: byNumber(attrBits),
+    dtypes: Object.fromEntries(withPrefix(table, 'WG_DTYPE_')), maxRank: value('WG_MAX_RANK') };
 }

@@ -1,14 +1,35 @@
-// One op call, whatever the op: validate the tensors and options, fill the module's call record
-// (src/wasm_exports.c, wg_call: its layout and every number come from js/abi.mjs), ask C for the
-// output shape, copy what is not resident yet into one wasm allocation, run, copy the result out,
-// and free on every path, errors included.
+// One op call, whatever the op: an op is a descriptor (js/ops/<op>.mjs: its names, its tensors
+// and attributes, read from the caller's arguments); defineOp makes its public function, and
+// callOp does the rest for every op: validate the common options, fill the module's call record
+// (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
+// copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
+// every path, errors included.
 import { choosePath, executePlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
-import { commonOptions, dataTensor, indexTensor, indexValues, outputTarget, writeIndices } from './tensor.mjs';
+import { ready } from './state.mjs';
+import { commonOptions, indexValues, outputTarget, writeIndices } from './tensor.mjs';
 
 export const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly return
 const align16 = (n) => Math.ceil(n / 16) * 16;
+
+/**
+ * The public function of an op descriptor (js/ops/<op>.mjs), as desc.fn. desc: { name (the
+ * API's), c (src/ops.def's), params (the function's parameters, opts last), tensors ({ role:
+ * argument name }: the roles of src/call.def it takes, data and indices first, and what messages
+ * call them), attributes (src/call.def's names of those it sets; the policies are everyone's),
+ * axis (what messages call its axis), options (its own option names), tfjs? (the TensorFlow.js
+ * kernel it serves), messages? (words for its own statuses: js/errors.mjs), read(s, args) ->
+ * { role: tensor descriptor } (js/tensor.mjs), attrs(opts, tensors, s, args) -> { attrs:
+ * { name: int32 }, Type? (the output's array type; default the data's), outLike? (what has that
+ * type, for messages) } (it may add tensors that depend on the options) }.
+ */
+export function defineOp(desc) {
+  const { name } = desc;
+  desc.names = { data: desc.tensors.data, indices: desc.tensors.indices, axis: desc.axis };
+  desc.fn = { [name](...args) { return callOp(ready(name), desc, args); } }[name];
+  return desc.fn;
+}
 
 /** malloc of at least one byte (so that an empty tensor still has its own address), or 0. */
 export function allocate(s, bytes) {
@@ -16,21 +37,23 @@ export function allocate(s, bytes) {
 }
 
 /**
- * Readies a loaded module's call record (s.call, laid out as s.abi says) for callOp: the index
- * of each field in a Uint32Array of wasm memory, and the codes callOp writes, looked up once.
+ * Readies a loaded module's call record (s.call, laid out as s.abi says) for callOp: each tensor
+ * slot's and attribute's word in a Uint32Array of wasm memory, and the codes callOp writes,
+ * looked up once.
  */
 export function prepareCalls(s) {
   const { abi } = s;
   s.sharedMemory = typeof SharedArrayBuffer === 'function' && s.memory.buffer instanceof SharedArrayBuffer;
-  // Built in one go: an object filled key by key goes to V8's slow dictionary mode past a few
-  // dozen keys, and every call looks up some 25 of them.
-  s.fields = Object.fromEntries(Object.entries(abi.call).map(([name, offset]) => [name, (s.call + offset) >>> 2]));
-  s.codes = { ok: abi.value('WG_OK'), index: {}, mode: {} };
-  for (const kind of ['I32', 'U32', 'I64', 'U64']) s.codes.index[kind] = abi.value(`WG_INDEX_${kind}`);
-  for (const mode of ['error', 'zero', 'clamp']) s.codes.mode[mode] = abi.value(`WG_OOB_${mode.toUpperCase()}`);
-  s.codes.negative = { wrap: abi.value('WG_NEGATIVE_WRAP'), error: abi.value('WG_NEGATIVE_ERROR') };
-  s.codes.quant = { uint8: abi.value('WG_QUANT_UINT8'), uint4: abi.value('WG_QUANT_UINT4'), int4: abi.value('WG_QUANT_INT4') };
-  s.codes.scale = { float32: abi.value('WG_SCALE_F32'), float16: abi.value('WG_SCALE_F16'), bfloat16: abi.value('WG_SCALE_BF16') };
+  const word = (field) => (s.call + abi.call[field]) >>> 2;
+  s.fields = { op: word('op') };
+  s.slots = abi.tensors.map((role) => ({ role, ptr: word(`${role}.ptr`), dtype: word(`${role}.dtype`),
+    rank: word(`${role}.rank`), shape: word(`${role}.shape`) }));
+  s.slot = Object.fromEntries(s.slots.map((t) => [t.role, t]));
+  s.attrWords = Object.fromEntries(abi.attrs.map((a) => [a, word(`attrs.${a}`)]));
+  s.opAttrs = Object.fromEntries(Object.entries(abi.ops).map(([c, o]) => [c, [...o.attrs]]));
+  s.codes = { ok: abi.value('WG_OK'), dtype: abi.dtypes,
+    mode: { error: abi.value('WG_OOB_ERROR'), zero: abi.value('WG_OOB_ZERO'), clamp: abi.value('WG_OOB_CLAMP') },
+    negative: { wrap: abi.value('WG_NEGATIVE_WRAP'), error: abi.value('WG_NEGATIVE_ERROR') } };
 }
 
 // A Uint32Array of the current wasm memory (which may have grown since the last call). The
@@ -45,99 +68,70 @@ function words(s) {
 }
 
 /**
- * Writes a call's op and arguments into the record (after prepareCalls): c the op's name in
- * src/ops.def, the two shapes, axis and batchDims, the element size, the index kind ('I32',
- * 'U32', 'I64', 'U64'), the out-of-range mode ('error', 'zero', 'clamp') and the negative-index
- * policy ('wrap', the default, or 'error'). The tensors'
- * addresses are written by writeTensors once they are in wasm memory. Returns the Uint32Array
- * of wasm memory it wrote through (valid until memory grows).
+ * Writes a call into the record (after prepareCalls): c the op's name in src/ops.def; tensors
+ * { role: { shape, dtype } } (dtype a name of src/call.h's WG_DTYPES; every other slot is
+ * written absent); attrs { name: int32 } for each attribute the op takes but the policies;
+ * mode the out-of-range mode ('error', 'zero', 'clamp') and negative the negative-index policy
+ * ('wrap', 'error'). The tensors' addresses are written by writeTensors once they are in wasm
+ * memory. Returns the Uint32Array of wasm memory it wrote through (valid until memory grows).
  */
-export function writeCall(s, { c, dataShape, indexShape, axis = 0, batchDims = 0, elemSize, indexKind, mode, negative = 'wrap', quant }) {
-  const { fields: F, codes } = s;
+export function writeCall(s, c, tensors, attrs, mode, negative) {
+  const { codes, slots, attrWords } = s;
   const w = words(s);
-  w[F.op] = s.abi.ops[c];
-  w[F['args.data_rank']] = dataShape.length;
-  w[F['args.index_rank']] = indexShape.length;
-  w[F['args.axis']] = axis;
-  w[F['args.batch_dims']] = batchDims;
-  w[F['args.elem_size']] = elemSize;
-  w[F['args.index_type']] = codes.index[indexKind];
-  w[F['args.mode']] = codes.mode[mode];
-  w[F['args.negative_indices']] = codes.negative[negative];
-  setShape(w, F.data_shape, dataShape);
-  setShape(w, F.index_shape, indexShape);
-  if (quant) writeQuant(s, w, quant);
+  w[s.fields.op] = s.abi.ops[c].number;
+  for (let i = 0; i < slots.length; i++) {
+    const slot = slots[i], t = tensors[slot.role];
+    if (t === undefined) {
+      w[slot.dtype] = codes.dtype.NONE;
+      w[slot.rank] = 0;
+    } else {
+      w[slot.dtype] = codes.dtype[t.dtype];
+      w[slot.rank] = t.shape.length;
+      for (let d = 0; d < t.shape.length; d++) w[slot.shape + d] = t.shape[d];
+    }
+  }
+  const names = s.opAttrs[c];
+  for (let i = 0; i < names.length; i++) {
+    const name = names[i];
+    if (name === 'out_of_range') w[attrWords[name]] = codes.mode[mode];
+    else if (name === 'negative_indices') w[attrWords[name]] = codes.negative[negative];
+    else w[attrWords[name]] = attrs[name];
+  }
   return w;
 }
 
-// A shape into the record (a loop: TypedArray.set from a short array costs more).
-function setShape(w, at, shape) {
-  for (let i = 0; i < shape.length; i++) w[at + i] = shape[i];
-}
-
-// gatherBlockQuantized's description of its table (wg_quant_desc), from quantAttrs (js/quantized.mjs).
-function writeQuant({ fields: F, codes }, w, q) {
-  w[F['args.quant.quant_type']] = codes.quant[q.quantType];
-  w[F['args.quant.scale_type']] = codes.scale[q.scaleType];
-  w[F['args.quant.bits']] = q.bits;
-  w[F['args.quant.block_size']] = q.blockSize;
-  w[F['args.quant.quantize_axis']] = q.quantizeAxis;
-  w[F['args.quant.has_zero_points']] = q.zpShape ? 1 : 0;
-  w[F['args.quant.scale_rank']] = q.scaleShape.length;
-  w[F['args.quant.zp_rank']] = q.zpShape?.length ?? 0;
-  setShape(w, F.scale_shape, q.scaleShape);
-  if (q.zpShape) setShape(w, F.zp_shape, q.zpShape);
-}
-
-/**
- * Writes the wasm addresses of a call's data, indices and output into the record, and of
- * gatherBlockQuantized's scales and zero points (0 when there are none).
- */
-export function writeTensors(s, data, indices, out, scales = 0, zeroPoints = 0, offsets = 0) {
-  const { fields: F } = s;
+/** Writes the wasm address of each tensor slot into the record: ptrs { role: address }, 0 for the rest. */
+export function writeTensors(s, ptrs) {
+  const { slots } = s;
   const w = words(s);
-  w[F['args.data']] = data;
-  w[F['args.indices']] = indices;
-  w[F['args.out']] = out;
-  w[F['args.scales']] = scales;
-  w[F['args.zero_points']] = zeroPoints;
-  w[F['args.offsets']] = offsets; // 0: the run copies (js/copy-plan.mjs when set)
+  for (let i = 0; i < slots.length; i++) w[slots[i].ptr] = ptrs[slots[i].role] ?? 0;
 }
 
-// The error record of a failed call, as Numbers.
+// The error record of a failed call, as Numbers: every err.<field> of the record.
 function errorInfo(s) {
-  const i64 = (field) => Number(new BigInt64Array(s.memory.buffer, s.call + s.abi.call[field], 1)[0]);
-  return { arg: i64('err.arg'), dim: i64('err.dim'), value: i64('err.value'), limit: i64('err.limit'),
-    position: i64('err.position') };
+  const info = {};
+  for (const field in s.abi.call) {
+    if (field.startsWith('err.')) info[field.slice(4)] = Number(new BigInt64Array(s.memory.buffer, s.call + s.abi.call[field], 1)[0]);
+  }
+  return info;
 }
 
-/**
- * Runs op `spec.op` (its name in the API) as C op `spec.c` (its name in src/ops.def) on `data`
- * and `index` (the caller's tensors, or resident ones). spec: { op, c, names: { data, indices,
- * axis }, opts, attrs(opts, data, owner) -> the op's own attributes, checked after the tensors and
- * the common options: { axis?, batchDims?, quant?, extra?, Type?, outLike? }, data?(op, name, t,
- * owner) } (both called as methods of spec, which may carry what they need).
- * For gatherBlockQuantized: `data` checks its codes, `quant` describes the table (writeCall),
- * `extra` are its scales and zero points, `Type` the output's array type (default: the data's)
- * and `outLike` what has that type, for messages.
- */
-export function callOp(s, spec, data, index) {
-  const { op, names } = spec;
-  const d = spec.data ? spec.data(op, names.data, data, s) : dataTensor(op, names.data, data, s);
-  const x = indexTensor(op, names.indices, index, s);
-  const { opts, mode, negative } = commonOptions(op, spec.opts);
-  const { axis = 0, batchDims = 0, quant, extra = [], Type = d.Type, outLike } = spec.attrs(opts, d, s);
-  const w = writeCall(s, { c: spec.c, dataShape: d.shape, indexShape: x.shape, axis, batchDims,
-    elemSize: Type.BYTES_PER_ELEMENT, indexKind: x.kind, mode, negative, quant });
-  const { m, fields: F, codes } = s;
+/** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
+export function callOp(s, desc, args) {
+  const op = desc.name;
+  const t = desc.read(s, args);
+  const { opts, mode, negative } = commonOptions(op, args[desc.params.length - 1], desc.options);
+  const { attrs, Type = t.data.Type, outLike } = desc.attrs(opts, t, s, args);
+  const w = writeCall(s, desc.c, t, attrs, mode, negative);
+  const { m, slot, codes } = s;
   let status = m._wg_call_shape(s.call);
-  if (status !== codes.ok) throw failure(s, status, op, names, d, x, negative);
+  if (status !== codes.ok) throw failure(s, status, desc, t, negative);
   const outShape = readOutShape(s, w);
   let outLength = 1;
   for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
   // The transient block: each input that is not resident, rounded up to 16 bytes, in order.
-  const inputs = extra.length ? [d, x, ...extra] : [d, x];
+  const inputs = Object.values(t);
   let inPart = 0;
   for (let i = 0; i < inputs.length; i++) if (inputs[i].ptr === undefined) inPart += align16(inputs[i].bytes);
   const total = inPart + align16(outBytes);
@@ -145,15 +139,15 @@ export function callOp(s, spec, data, index) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const target = outputTarget(op, opts, Type, outShape, s, inputs, outLike);
-  const nblocks = w[F.out_blocks];
-  if (choosePath(d, target, outBytes, nblocks) === 'js') {
-    return runPlanInJs(s, { op, names, negative }, d, x, target, Type, outLength, outBytes, outShape, nblocks);
+  const nblocks = w[slot.offsets.shape];
+  if (choosePath(t.data, target, outBytes, nblocks) === 'js') {
+    return runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nblocks);
   }
   // The output is part of the transient block unless it is resident (in place, or a new one).
   const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
   s.lastCallBytes = total - (target.kind === 'in-place' ? align16(outBytes) : 0);
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = inputs.some((t) => t.ptr === undefined) || target.kind === 'new' || target.kind === 'array';
+  const needsBase = inputs.some((x) => x.ptr === undefined) || target.kind === 'new' || target.kind === 'array';
   const base = needsBase ? allocate(s, inPart + outPart) : 0;
   // A new resident output is a block of its own, which outlives the call.
   const outPtr = target.kind === 'in-place' ? target.ptr
@@ -166,20 +160,21 @@ export function callOp(s, spec, data, index) {
   let result;
   try {
     const buffer = s.memory.buffer; // fresh: malloc may have grown memory
-    const ptrs = [0, 0, 0, 0]; // data, indices, scales, zero points
-    for (let i = 0, at = base; i < inputs.length; i++) {
-      const t = inputs[i];
-      if (t.ptr !== undefined) {
-        ptrs[i] = t.ptr;
+    const ptrs = { out: outPtr };
+    let at = base;
+    for (const role in t) {
+      const x = t[role];
+      if (x.ptr !== undefined) {
+        ptrs[role] = x.ptr;
       } else {
-        ptrs[i] = at;
-        copyIn(buffer, at, t);
-        at += align16(t.bytes);
+        ptrs[role] = at;
+        copyIn(buffer, at, x);
+        at += align16(x.bytes);
       }
     }
-    writeTensors(s, ptrs[0], ptrs[1], outPtr, ptrs[2], ptrs[3]);
+    writeTensors(s, ptrs);
     status = m._wg_call_run(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, op, names, d, x, negative);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     result = deliver(s, target, Type, outPtr, outLength, outShape, opts);
   } finally {
     if (base) m._free(base);
@@ -191,20 +186,21 @@ export function callOp(s, spec, data, index) {
 // The call resolved in C into its blocks' sources, and the bytes moved by JS from the caller's
 // data array into the output array (js/copy-plan.mjs). Only the indices (unless resident) and
 // the offsets go into wasm memory; the data does not.
-function runPlanInJs(s, call, d, x, target, Type, outLength, outBytes, outShape, nblocks) {
+function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nblocks) {
   const { m, codes } = s;
+  const { data: d, indices: x } = t;
   const indexPart = x.ptr === undefined ? align16(x.bytes) : 0;
   const base = allocate(s, indexPart + nblocks * 4);
   if (!base) {
-    throw new RangeError(`${call.op}: the indices and the plan of the output [${outShape.join(', ')}] need ${indexPart + nblocks * 4} bytes, more than wasm memory can hold now`);
+    throw new RangeError(`${desc.name}: the indices and the plan of the output [${outShape.join(', ')}] need ${indexPart + nblocks * 4} bytes, more than wasm memory can hold now`);
   }
   try {
     if (x.ptr === undefined) copyIn(s.memory.buffer, base, x);
     const offsets = base + indexPart;
     // No data, no output: the plan only (every call writes args.offsets: the next one copies).
-    writeTensors(s, 0, x.ptr ?? base, 0, 0, 0, offsets);
+    writeTensors(s, { indices: x.ptr ?? base, offsets });
     const status = m._wg_call_run(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, call.op, call.names, d, x, call.negative);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     const src = new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes);
     const out = target.kind === 'array' ? target.array : new Type(outLength);
     // nblocks > 0 (choosePath): blocks of outBytes / nblocks bytes
@@ -218,20 +214,20 @@ function runPlanInJs(s, call, d, x, target, Type, outLength, outBytes, outShape,
 }
 
 /** The output shape the shape query wrote into the record (w: writeCall's view of memory). */
-export function readOutShape({ fields: F }, w) {
-  const shape = new Array(w[F.out_rank]);
-  for (let i = 0; i < shape.length; i++) shape[i] = w[F.out_shape + i];
+export function readOutShape({ slot }, w) {
+  const shape = new Array(w[slot.out.rank]);
+  for (let i = 0; i < shape.length; i++) shape[i] = w[slot.out.shape + i];
   return shape;
 }
 
 /**
- * The error of a failed call, in the words of js/errors.mjs: d and x are the data and index
- * descriptors (dataTensor's, indexTensor's: { shape } and { shape, data } or { shape, ptr, Type,
- * length }, the indices read from s's memory).
+ * The error of a failed call of op `desc`, in the words of js/errors.mjs (and the op's own
+ * messages): t its tensor descriptors (js/tensor.mjs; the indices read from s's memory when
+ * resident), negative the call's opts.negativeIndices.
  */
-export function failure(s, status, op, names, d, x, negative) {
-  return statusError(status, errorInfo(s), { op, abi: s.abi, names, dataShape: d.shape, indexShape: x.shape,
-    indexData: indexValues(x, s.memory.buffer), negative });
+export function failure(s, status, desc, t, negative) {
+  return statusError(status, errorInfo(s), { op: desc.name, abi: s.abi, names: desc.names, messages: desc.messages,
+    dataShape: t.data.shape, indexShape: t.indices.shape, indexData: indexValues(t.indices, s.memory.buffer), negative });
 }
 
 /**

@@ -55,39 +55,22 @@ const MESSAGES = {
       `(valid indices: ${-e.limit} <= i < ${e.limit}; opts.outOfRange 'zero' or 'clamp' accept it)`;
   },
   WG_ERR_SIZE_OVERFLOW: tooLarge,
-  // gatherBlockQuantized's rules
-  WG_ERR_BITS: (e, { op, abi }) => `${op}: opts.bits ${e.value} is not valid for quantType ` +
-    `'${quantTypeName(abi, e.limit)}' (uint8 codes have 2, 4 or 8 bits; uint4 and int4 codes have 4)`,
-  WG_ERR_BLOCK_SIZE: (e, { op }) => `${op}: opts.blockSize ${e.value} must be a power of 2, at least 16`,
-  WG_ERR_QUANTIZE_AXIS_PACKED: (e, { op }) => `${op}: opts.quantizeAxis ${e.value} must be the last axis ` +
-    `(${e.limit}) for quantType 'uint8', whose codes are packed along it`,
-  WG_ERR_SCALES_SHAPE: (e, ctx) => quantShapeMessage(e, ctx, 'scales',
-    "the data's logical shape with dimension quantizeAxis divided by blockSize, rounded up"),
-  WG_ERR_ZERO_POINTS_SHAPE: (e, ctx) => quantShapeMessage(e, ctx, 'opts.zeroPoints',
-    "the scales' shape, with the last dimension divided by the codes a byte holds (8 / bits), rounded up, for quantType 'uint8' of 2 or 4 bits"),
   WG_ERR_OUT_OF_MEMORY: tooLarge,
 };
 
-// 'uint8', 'uint4' or 'int4' from a wg_quant_type.
-const quantTypeName = (abi, v) => abi.nameOf('WG_QUANT_', v)?.slice(9).toLowerCase() ?? String(v);
-
-function quantShapeMessage(e, { op }, name, rule) {
-  if (e.dim < 0) return `${op}: ${name} has rank ${e.value} but must have the data's rank, ${e.limit}`;
-  return `${op}: ${name}.shape[${e.dim}] is ${e.value} but must be ${e.limit} (${rule})`;
-}
-
-/** The statuses that have a message (a test checks that every status of C has one). */
+/** The statuses that have a message here (a test checks that every status of C has one here or in an op's messages). */
 export const STATUS_NAMES = Object.keys(MESSAGES);
 
 /**
- * ctx: { op, abi, names: { data, indices, axis }, dataShape, indexShape, indexData, negative } (negative: the
+ * ctx: { op, abi, names: { data, indices, axis }, messages?, dataShape, indexShape, indexData, negative }
+ * (messages: the op's own words for its own statuses, as MESSAGES; negative: the
  * opts.negativeIndices policy of the call, 'wrap' or 'error').
  * Shape rules are RangeErrors; a status without words here is an internal error. An index out
  * of range also carries error.index: { position, value, dim, size } (js/index.d.cts: IndexErrorInfo).
  */
 export function statusError(status, err, ctx) {
   const name = ctx.abi.nameOf('WG_ERR_', status);
-  const message = MESSAGES[name];
+  const message = ctx.messages?.[name] ?? MESSAGES[name];
   if (!message) return new Error(`${ctx.op}: internal error (status ${status}${name ? `, ${name}` : ''})`);
   const error = new RangeError(message(err, ctx));
   // The first bad index as C found it, for callers that word it their own way (wasm-gather/tfjs).

@@ -11,7 +11,7 @@
 import { failure, prepareCalls, readOutShape, writeCall, writeTensors } from './call.mjs';
 import { readAbi } from './abi.mjs';
 
-/** Stack of the guest: take, gatherND and gather use under 2 KiB (tests/guest.test.mjs measures it). */
+/** Stack of the guest: the ops use under 2 KiB (tests/guest.test.mjs measures it). */
 export const GUEST_STACK_BYTES = 64 * 1024;
 
 let compiled = null;
@@ -88,16 +88,16 @@ export function createGuest(module, { memory, malloc, free }) {
 }
 
 /**
- * Plans a call in the guest. call: { op, names } for messages, what writeCall takes ({ c, axis,
- * batchDims, elemSize, mode, negative }), and the tensors as descriptors (js/tensor.mjs): data
- * { shape }, indices { shape, kind, ptr, Type, length } at their host addresses (read for an
- * error's message). Returns the output shape, or throws the library's error for the call.
+ * Plans a call in the guest. call: { desc (the op's descriptor, js/ops/), tensors: { role:
+ * descriptor } at their host addresses (js/tensor.mjs: data { shape, dtype, ptr }, indices
+ * { shape, kind, dtype, ptr, Type, length }, read for an error's message), attrs (the op's
+ * attributes, src/call.def's names), mode, negative }. Returns the output shape, or throws the
+ * library's error for the call.
  */
 export function plan(g, call) {
-  const { data: d, indices: x } = call;
-  const w = writeCall(g, { ...call, dataShape: d.shape, indexShape: x.shape, indexKind: x.kind });
+  const w = writeCall(g, call.desc.c, call.tensors, call.attrs, call.mode, call.negative);
   const status = g.m._wg_call_shape(g.call);
-  if (status !== g.codes.ok) throw failure(g, status, call.op, call.names, d, x, call.negative);
+  if (status !== g.codes.ok) throw failure(g, status, call.desc, call.tensors, call.negative);
   return readOutShape(g, w); // the guest allocates nothing: w still views the host's memory
 }
 
@@ -106,8 +106,9 @@ export function plan(g, call) {
  * as planned); throws the library's error (an index out of range: the first one).
  */
 export function run(g, call, out) {
-  const { data: d, indices: x } = call;
-  writeTensors(g, d.ptr, x.ptr, out);
+  const ptrs = { out };
+  for (const role in call.tensors) ptrs[role] = call.tensors[role].ptr;
+  writeTensors(g, ptrs);
   const status = g.m._wg_call_run(0, g.call);
-  if (status !== g.codes.ok) throw failure(g, status, call.op, call.names, d, x, call.negative);
+  if (status !== g.codes.ok) throw failure(g, status, call.desc, call.tensors, call.negative);
 }

@@ -1,16 +1,20 @@
-// wasm-gather: gather, gatherND and take on { data: TypedArray, shape: number[] } tensors.
-// This file is the public API and the module's lifecycle (init, dispose, heapStats, upload); the
-// ops are in js/ops.mjs, one call's marshalling in js/call.mjs.
+// wasm-gather: tensor gathers on { data: TypedArray, shape: number[] } tensors.
+// This file is the public API and the module's lifecycle (init, dispose, heapStats, upload); each
+// op is a descriptor in js/ops/, one call's marshalling is js/call.mjs.
 import { readAbi } from './abi.mjs';
+import { checkOps } from './ops/index.mjs';
 import { allocate, copyIn, prepareCalls } from './call.mjs';
 import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
-import { codesTensor } from './quantized.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
-import { dataTensor } from './tensor.mjs';
+import { codesTensor, dataTensor } from './tensor.mjs';
 
 export { ResidentTensor };
-export * from './ops.mjs'; // every op: a new one needs no line here
+// The ops: one export line each.
+export { take } from './ops/take.mjs';
+export { gatherND } from './ops/gather-nd.mjs';
+export { gather, gatherElements } from './ops/gather.mjs';
+export { gatherBlockQuantized } from './ops/gather-block-quantized.mjs';
 
 let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
 
@@ -57,6 +61,7 @@ async function start(opts) {
     abi: null, info: null, fields: null, codes: null, sharedMemory: false, words: null, wordsBuffer: null };
   try {
     s.abi = readAbi(m, memory);
+    checkOps(s.abi);
     s.info = { variant, threads: createPool(s, threads, opts.parallelThreshold), simd: true };
   } catch (e) {
     release(s); // nothing of a half-started module may stay: memory, pool, workers

@@ -85,7 +85,7 @@ export function live(t, op, name, owner, packed = false) {
     throw new TypeError(packed
       ? `${op}: ${name} must be a packed resident tensor of 4-bit codes: upload it with { quantType: 'uint4' } or { quantType: 'int4' }`
       : `${op}: ${name} is a packed resident tensor of 4-bit codes (uploaded with a quantType), usable only as ` +
-        "gatherBlockQuantized's data or opts.zeroPoints of quantType 'uint4' or 'int4'");
+        "the codes or zero points of a quantized table of quantType 'uint4' or 'int4'");
   }
   return r;
 }

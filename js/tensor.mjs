@@ -6,8 +6,12 @@ import { ResidentTensor, live } from './resident.mjs';
 
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
-const DATA_TYPES = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array,
-  Uint16Array, Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array];
+// Each array type the ops take and its element type (src/call.h's WG_DTYPES, by name).
+const DTYPES = new Map([[Float32Array, 'F32'], [Float64Array, 'F64'], [Int8Array, 'I8'], [Int16Array, 'I16'],
+  [Int32Array, 'I32'], [Uint8Array, 'U8'], [Uint16Array, 'U16'], [Uint32Array, 'U32'], [Uint8ClampedArray, 'U8'],
+  [BigInt64Array, 'I64'], [BigUint64Array, 'U64']]);
+if (typeof globalThis.Float16Array === 'function') DTYPES.set(globalThis.Float16Array, 'F16');
+const DATA_TYPES = [...DTYPES.keys()].filter((T) => T.name !== 'Float16Array');
 // Index kinds the C API reads directly (wg_index_type WG_INDEX_<kind>), by their arrays, and the
 // narrow arrays widened to int32 on the copy into wasm memory.
 const INDEX_VIEWS = { I32: Int32Array, U32: Uint32Array, I64: BigInt64Array, U64: BigUint64Array };
@@ -79,25 +83,39 @@ export function dataTensor(op, name, t, owner) {
  * A tensor whose data is one of `Types` (`what` names them in messages) and holds
  * `length(shape)` elements (default: the shape's element count), or a resident tensor of `owner`
  * of one of those types, packed (two 4-bit codes a byte) exactly when `packed`. Returns what
- * dataTensor returns. For gatherBlockQuantized's tensors.
+ * dataTensor returns (dtype: the array's element type, src/call.h's name).
  */
 export function typedTensor(op, name, t, owner, { Types, what, length = product, packed = false }) {
   if (t instanceof ResidentTensor) {
     const r = live(t, op, name, owner, packed);
     if (!Types.includes(r.Type)) throw new TypeError(`${op}: ${name} is a resident ${r.Type.name}; it must hold ${what}`);
-    return { shape: t.shape, Type: r.Type, bytes: t.byteLength, ptr: r.ptr };
+    return { shape: t.shape, Type: r.Type, dtype: DTYPES.get(r.Type), bytes: t.byteLength, ptr: r.ptr };
   }
   const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
   if (!Types.some((T) => data instanceof T)) throw new TypeError(`${op}: ${name}.data must be ${what}, got ${typeName(data)}`);
   checkLength(op, name, data.length, shape, length(shape), packed ? ' (two 4-bit codes a byte, rounded up)' : '');
-  return { data, shape, Type: data.constructor, bytes: data.byteLength };
+  return { data, shape, Type: data.constructor, dtype: DTYPES.get(data.constructor), bytes: data.byteLength };
+}
+
+const halfRoundedUp = (shape) => Math.ceil(product(shape) / 2);
+
+/**
+ * Codes of a quantized table (or its zero points) of `quantType`: a Uint8Array, its shape the
+ * stored one for 'uint8' (one byte an element), else holding two 4-bit codes a byte of its
+ * shape; a resident one must be packed the same way (upload(t, { quantType: 'int4' })).
+ */
+export function codesTensor(op, name, t, owner, quantType) {
+  const packed = quantType !== 'uint8';
+  return typedTensor(op, name, t, owner, packed
+    ? { Types: [Uint8Array], what: 'a Uint8Array of 4-bit codes, two a byte', length: halfRoundedUp, packed }
+    : { Types: [Uint8Array], what: 'a Uint8Array' });
 }
 
 /**
- * An index tensor. Returns { shape, kind, bytes } plus data (the caller's array) or ptr and Type
+ * An index tensor. Returns { shape, kind, dtype, bytes } plus data (the caller's array) or ptr and Type
  * (a resident one of `owner`), where kind names the wg_index_type the C side reads
- * (WG_INDEX_<kind>) and bytes its size in wasm memory. writeIndices() copies it into wasm memory
+ * (WG_INDEX_<kind>; dtype names the same, src/call.h) and bytes its size in wasm memory. writeIndices() copies it into wasm memory
  * (widening narrow integer arrays, converting plain arrays), indexValues() gives its values (for
  * error messages). (No closures: this runs on every call.)
  */
@@ -109,7 +127,7 @@ export function indexTensor(op, name, t, owner) {
       throw new TypeError(`${op}: ${name} is a resident ${r.Type.name}; resident indices must be Int32Array, ` +
         'Uint32Array, BigInt64Array or BigUint64Array');
     }
-    return { shape: t.shape, kind, bytes: t.byteLength, ptr: r.ptr, Type: r.Type, length: r.length };
+    return { shape: t.shape, kind, dtype: kind, bytes: t.byteLength, ptr: r.ptr, Type: r.Type, length: r.length };
   }
   const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
@@ -121,7 +139,7 @@ export function indexTensor(op, name, t, owner) {
       `BigUint64Array or an array of integers), got ${typeName(data)}`);
   }
   checkLength(op, name, data.length, shape);
-  return { shape, kind, bytes: data.length * INDEX_VIEWS[kind].BYTES_PER_ELEMENT, data };
+  return { shape, kind, dtype: kind, bytes: data.length * INDEX_VIEWS[kind].BYTES_PER_ELEMENT, data };
 }
 
 /** Copies the indices of indexTensor's descriptor `x` (not resident) into wasm memory at ptr. */

@@ -16,17 +16,18 @@
 // the indices are copied into wasm-gather's memory, the output out of it, and tables are cached
 // as on 'cpu'.
 import { guestModule, createGuest, plan, run } from './guest.mjs';
-import { gatherND, init, take, upload } from './index.mjs';
-import { OP_NAMES } from './op-names.mjs';
+import { init, upload } from './index.mjs';
+import { OPS } from './ops/index.mjs';
 import { getState } from './state.mjs';
 import { sameShape } from './tensor.mjs';
 
-const KERNELS = ['GatherV2', 'GatherNd'];
+// The ops that serve a tfjs kernel (their descriptors' `tfjs`), by the kernel's name.
+const SERVES = Object.fromEntries(OPS.filter((d) => d.tfjs).map((d) => [d.tfjs, d]));
+const KERNELS = Object.keys(SERVES);
 const BACKENDS = ['cpu', 'wasm'];
 const DTYPES = new Set(['float32', 'int32', 'bool']);
 const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
-// The two ops, as the API and as the guest's call record name them (src/ops.def).
-const OPS = { take: { fn: take, c: 'take' }, gatherND: { fn: gatherND, c: 'gather_nd' } };
+const ELEMENT_TYPES = { float32: 'F32', int32: 'I32', bool: 'U8' }; // src/call.h's names
 // What a served call asks of wasm-gather: tfjs's rules (an out-of-range or negative index is an error).
 const POLICY = { outOfRange: 'error', negativeIndices: 'error' };
 // backend instance -> its access object (access()), made once rather than on every call.
@@ -69,7 +70,7 @@ export async function registerKernels(tf, opts = {}) {
       if (state.entries.some((e) => e.kernelName === kernelName && e.backendName === backendName)) continue;
       const original = tf.getKernel(kernelName, backendName);
       if (original) tf.unregisterKernel(kernelName, backendName);
-      const kernelFunc = kernelName === 'GatherV2' ? gatherV2Kernel(tf, backendName, original) : gatherNdKernel(tf, backendName, original);
+      const kernelFunc = KERNEL_FUNCS[kernelName](tf, backendName, original, SERVES[kernelName]);
       tf.registerKernel({
         kernelName,
         backendName,
@@ -139,7 +140,7 @@ function fallback(original, key, args, kernelName, backendName, dtype) {
   return original.kernelFunc(args);
 }
 
-function gatherV2Kernel(tf, backendName, original) {
+function gatherV2Kernel(tf, backendName, original, desc) {
   const key = `${backendName}/GatherV2`;
   const { util, backend_util: bu } = tf;
   return (args) => {
@@ -153,7 +154,7 @@ function gatherV2Kernel(tf, backendName, original) {
     const outShape = info.outputShape;
     count(stats.calls, key);
     try {
-      return io.run('take', x, indices, outShape, { axis: parsedAxis, batchDims: b });
+      return io.run(desc, x, indices, outShape, { axis: parsedAxis, batchDims: b });
     } catch (e) {
       // wasm-gather's first bad index (error.index), in tfjs's words (tfjs-backend-cpu's GatherV2)
       if (!e.index) throw e;
@@ -162,7 +163,7 @@ function gatherV2Kernel(tf, backendName, original) {
   };
 }
 
-function gatherNdKernel(tf, backendName, original) {
+function gatherNdKernel(tf, backendName, original, desc) {
   const key = `${backendName}/GatherNd`;
   const prepareAndValidate = tf.backend_util.prepareAndValidate ?? tf.gather_util.prepareAndValidate;
   return (args) => {
@@ -173,7 +174,7 @@ function gatherNdKernel(tf, backendName, original) {
     count(stats.calls, key);
     if (numSlices === 0) return io.empty(resultShape, params.dtype);
     try {
-      return io.run('gatherND', params, indices, resultShape, {});
+      return io.run(desc, params, indices, resultShape, {});
     } catch (e) {
       // the tuple that holds wasm-gather's first bad index, in tfjs's words (its gatherNdImpl)
       if (!e.index) throw e;
@@ -184,8 +185,11 @@ function gatherNdKernel(tf, backendName, original) {
   };
 }
 
-// How a backend's tensors are read and its outputs made, and an op run on them: run(op, x,
-// indices, outShape, attrs) with op a key of OPS, attrs its axis and batchDims.
+// Each kernel wasm-gather serves, by its name (SERVES: the op behind it).
+const KERNEL_FUNCS = { GatherV2: gatherV2Kernel, GatherNd: gatherNdKernel };
+
+// How a backend's tensors are read and its outputs made, and an op run on them: run(desc, x,
+// indices, outShape, opts) with desc the op's descriptor (js/ops/), opts its options (axis, batchDims).
 function access(backend) {
   let io = ios.get(backend);
   if (!io) {
@@ -202,10 +206,10 @@ function cpuAccess(backend) {
   const io = {
     view: (t) => backend.data.get(t.dataId).values,
     empty: (shape, dtype) => backend.makeTensorInfo(shape, dtype, new ARRAY_TYPES[dtype](0)),
-    run(op, x, indices, outShape, attrs) {
+    run(desc, x, indices, outShape, attrs) {
       const values = backend.data.get(x.dataId).values;
       if (!(values instanceof ARRAY_TYPES[x.dtype])) throw new TypeError(`wasm-gather/tfjs: ${x.dtype} values stored as ${values?.constructor?.name}`);
-      const { data } = OPS[op].fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...POLICY });
+      const { data } = desc.fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...POLICY });
       return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
     },
   };
@@ -217,10 +221,10 @@ function wasmAccess(backend) {
   const io = {
     view: (t) => backend.typedArrayFromHeap(t), // a view of tfjs's heap: valid until it grows
     empty: (shape, dtype) => backend.makeOutput(shape, dtype),
-    run(op, x, indices, outShape, attrs) {
+    run(desc, x, indices, outShape, attrs) {
       const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: views are made after
       try {
-        OPS[op].fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...POLICY, out: io.view(out) });
+        desc.fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...POLICY, out: io.view(out) });
       } catch (e) {
         backend.disposeData(out.dataId);
         throw e;
@@ -237,13 +241,13 @@ function inPlaceAccess(backend, g) {
   // valid and never touched (the C API takes no NULL tensor).
   const address = (t) => (t.shape.includes(0) ? g.stack.low : backend.dataIdMap.get(t.dataId).memoryOffset);
   const io = wasmAccess(backend);
-  io.run = (op, x, indices, outShape, attrs) => {
+  io.run = (desc, x, indices, outShape, opts) => {
     // The tensors as js/tensor.mjs describes resident ones, at their addresses in tfjs's heap.
     const length = indices.shape.reduce((a, b) => a * b, 1);
-    const call = { op, names: OP_NAMES[op], c: OPS[op].c, axis: attrs.axis, batchDims: attrs.batchDims,
-      elemSize: ARRAY_TYPES[x.dtype].BYTES_PER_ELEMENT, mode: POLICY.outOfRange, negative: POLICY.negativeIndices,
-      data: { shape: x.shape, ptr: address(x) },
-      indices: { shape: indices.shape, kind: 'I32', ptr: address(indices), Type: Int32Array, length } };
+    const tensors = { data: { shape: x.shape, dtype: ELEMENT_TYPES[x.dtype], ptr: address(x) },
+      indices: { shape: indices.shape, kind: 'I32', dtype: 'I32', ptr: address(indices), Type: Int32Array, length } };
+    const call = { desc, tensors, attrs: desc.attrs(opts, tensors, g, []).attrs, mode: POLICY.outOfRange,
+      negative: POLICY.negativeIndices };
     const shape = plan(g, call);
     if (!sameShape(shape, outShape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${outShape}]`);
     const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: addresses stay

@@ -9,7 +9,7 @@
 //                      entry points wg_fuzz_<op> (tests/asan-wasm/fuzz.mjs feeds them)
 // Usage: node scripts/build-asan.mjs [--force]
 import { copyFileSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VARIANTS, artifacts, cmakeBuild, inputs, patchGlues, root, stamp, upToDate } from './wasm-build.mjs';
 
@@ -22,7 +22,7 @@ const FUZZ = VARIANTS.flatMap((v) => {
   const base = `wasm-gather-fuzz-${v.name}`;
   return [`${base}.cjs`, `${base}.wasm`, ...(v.threads ? [`${base}.worker.js`] : [])];
 });
-const JS = readdirSync(join(root, 'js')).filter((f) => f.endsWith('.mjs'));
+const JS = readdirSync(join(root, 'js'), { recursive: true }).filter((f) => f.endsWith('.mjs')); // js/ops/ too
 const outputs = [
   ...LIBRARY.map(({ to }) => join(out, 'dist', to)),
   ...FUZZ.map((f) => join(out, 'fuzz', f)),
@@ -37,7 +37,10 @@ function build() {
   for (const dir of ['dist', 'fuzz', 'js']) mkdirSync(join(out, dir), { recursive: true });
   for (const { from, to } of LIBRARY) copyFileSync(join(buildDir, from), join(out, 'dist', to));
   for (const f of FUZZ) copyFileSync(join(buildDir, f), join(out, 'fuzz', f));
-  for (const f of JS) copyFileSync(join(root, 'js', f), join(out, 'js', f));
+  for (const f of JS) {
+    mkdirSync(dirname(join(out, 'js', f)), { recursive: true });
+    copyFileSync(join(root, 'js', f), join(out, 'js', f));
+  }
   patchGlues(VARIANTS.filter((v) => v.threads).map((v) => join(out, 'dist', `wasm-gather-${v.name}.node.cjs`)), { web: false });
   // The worker files are CommonJS in .js files, and the repository is "type": "module".
   for (const dir of ['dist', 'fuzz']) writeFileSync(join(out, dir, 'package.json'), '{ "type": "commonjs" }\n');

@@ -17,7 +17,7 @@ export function inputs(extra = []) {
   for (const entry of ['CMakeLists.txt', relative(root, fileURLToPath(import.meta.url)), 'src', 'js/glue', ...extra]) {
     const p = join(root, entry);
     if (!statSync(p).isDirectory()) files.push(p);
-    else for (const f of readdirSync(p).sort()) if (statSync(join(p, f)).isFile()) files.push(join(p, f));
+    else for (const f of readdirSync(p, { recursive: true }).sort()) if (statSync(join(p, f)).isFile()) files.push(join(p, f));
   }
   return files;
 }

@@ -133,18 +133,18 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
 
 /* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U (see
  * WG_WRAP_INDEX). Block j comes from src + j * ramp + sum over c < D of index[j * D + c] *
- * scales[c]. The loop is inlined with D a constant for the common depths (so the tuple loop
+ * strides[c]. The loop is inlined with D a constant for the common depths (so the tuple loop
  * unrolls) and, for a row of elements (depth 1, no ramp), with the scale a constant too (no
  * multiplies); the v128 loops take the commonest cases four blocks at a time first. */
 #define DEFINE_FUSED(name, T, I, U)                                                            \
   static inline size_t name##_loop(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \
-                                   size_t D, const size_t* dim_sizes, const size_t* scales,    \
+                                   size_t D, const size_t* dim_sizes, const size_t* strides,    \
                                    size_t ramp) {                                              \
     /* Local copies: the stores to dst could alias them, so they would be reloaded per block. */ \
     size_t sizes[WG_MAX_RANK], steps[WG_MAX_RANK];                                             \
     for (size_t c = 0; c < D; ++c) {                                                           \
       sizes[c] = dim_sizes[c];                                                                 \
-      steps[c] = scales[c];                                                                    \
+      steps[c] = strides[c];                                                                    \
     }                                                                                          \
     size_t j = 0;                                                                              \
     if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4 && ramp == 0) {                    \
@@ -166,13 +166,13 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
     static const size_t row_scale[1] = {sizeof(T)};                                            \
     switch (depth) {                                                                           \
       case 1:                                                                                  \
-        if (ramp == 0 && scales[0] == sizeof(T)) {                                             \
+        if (ramp == 0 && strides[0] == sizeof(T)) {                                             \
           return name##_loop(dst, src, indices, n, 1, dim_sizes, row_scale, 0);                \
         }                                                                                      \
-        return name##_loop(dst, src, indices, n, 1, dim_sizes, scales, ramp);                  \
-      case 2: return name##_loop(dst, src, indices, n, 2, dim_sizes, scales, ramp);            \
-      case 3: return name##_loop(dst, src, indices, n, 3, dim_sizes, scales, ramp);            \
-      default: return name##_loop(dst, src, indices, n, depth, dim_sizes, scales, ramp);       \
+        return name##_loop(dst, src, indices, n, 1, dim_sizes, strides, ramp);                  \
+      case 2: return name##_loop(dst, src, indices, n, 2, dim_sizes, strides, ramp);            \
+      case 3: return name##_loop(dst, src, indices, n, 3, dim_sizes, strides, ramp);            \
+      default: return name##_loop(dst, src, indices, n, depth, dim_sizes, strides, ramp);       \
     }                                                                                          \
   }
 DEFINE_FUSED(wg_fused_x8_i32, uint8_t, int32_t, size_t)

@@ -13,12 +13,12 @@
 typedef void (*wg_copy_fn)(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb);
 
 /* Fused path, for single elements: resolves and copies in one loop. Block j (of n) comes from
- * src + j * ramp + sum over c < depth of indices[j * depth + c] * scales[c], each index wrapped
+ * src + j * ramp + sum over c < depth of indices[j * depth + c] * strides[c], each index wrapped
  * if negative and checked against dim_sizes[c] with one unsigned compare. Stops at the first
  * index that is not plainly in range and returns how many blocks it copied; the general path,
  * which knows the out-of-range modes, takes over from there. */
 typedef size_t (*wg_fused_fn)(uint8_t* dst, const uint8_t* src, const void* indices, size_t n,
-                              size_t depth, const size_t* dim_sizes, const size_t* scales,
+                              size_t depth, const size_t* dim_sizes, const size_t* strides,
                               size_t ramp);
 
 typedef struct wg_kernels {
@@ -37,7 +37,7 @@ void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t 
  * each reachable by itself for a kernel test (tests/native/test_kernels.c). */
 #define WG_FUSED_KERNEL(name)                                                                \
   size_t name(uint8_t* dst, const uint8_t* src, const void* indices, size_t n, size_t depth,   \
-              const size_t* dim_sizes, const size_t* scales, size_t ramp)
+              const size_t* dim_sizes, const size_t* strides, size_t ramp)
 WG_FUSED_KERNEL(wg_fused_x8_i32);
 WG_FUSED_KERNEL(wg_fused_x16_i32);
 WG_FUSED_KERNEL(wg_fused_x32_i32);
@@ -50,7 +50,7 @@ WG_FUSED_KERNEL(wg_fused_x64_i64);
 #ifdef __wasm_simd128__
 /* The wasm SIMD loops under the fused x32/i32 kernels: four blocks a step, stopping before a
  * group with an index that is not plainly in range; they return the blocks done (a multiple of 4).
- * A row of elements (block j from src + idx[j] * 4), and index triples (scales st). */
+ * A row of elements (block j from src + idx[j] * 4), and index triples (strides st). */
 size_t wg_row_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,
                            size_t dim_size);
 size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* idx, size_t n,

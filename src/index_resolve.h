@@ -26,6 +26,9 @@
 #define WG_POSITION(v, neg, wrap, s) \
   ((neg) ? ((wrap) ? WG_WRAP_INDEX(uint64_t, v, 1, s) : UINT64_MAX) : (uint64_t)(v))
 
+/* Indices resolved per step of a stage: an offsets array on the stack. */
+#define WG_SEGMENT 256
+
 /* Offset that stands for "this block is zeros" (never a real offset: tensors are smaller). */
 #define WG_ZERO_BLOCK SIZE_MAX
 

@@ -1,65 +1,92 @@
-/* The interface between an op and the engine (XNNPACK's split: an op plans, the engine runs).
+/* The interface between an op and the engine (XNNPACK's split: an op plans, one runner runs).
  *
- * An op is one file, src/op_<name>.c, and one line in src/ops.def. Its plan function validates
- * the arguments, normalizes them (negative axis, batch dims) and fills a wg_plan: the output
- * shape, and the copy job that computes it (how many blocks, their size, where each comes from).
- * The same plan serves the shape query and the run, so every rule is checked in one place.
- * WG_DEFINE_OP then gives the op its two entry points (shape, run), which the public API
- * wrappers of wasm_gather.h and the JS binding's dispatch (wasm_exports.c) call. */
+ * An op is one file, src/op_<name>.c, and one line in src/ops.def. Its plan function reads the
+ * call record (src/call.h), checks every rule of its arguments, and fills a wg_plan: the output
+ * shape and type, the index check, the workspace it needs, and a short list of stages, each a
+ * kind of work (stage_copy.h: blocks copied from where the indices say; stage_dequant.h: slices
+ * dequantized) with its job, range and tile. WG_DEFINE_OP registers the plan function; the
+ * shape query makes the plan once and keeps it in the call record, and the runner (runner.c)
+ * executes it: no op runs anything itself. */
 #ifndef WG_OP_H
 #define WG_OP_H
 
-#include "block_job.h"
+#include <stdalign.h>
+
+#include "call.h"
 #include "wasm_gather.h"
 
-/* One call of any op: the public API's arguments in one record. */
-typedef struct wg_op_args {
-  const size_t* data_shape;
-  size_t data_rank;
-  const size_t* index_shape;
-  size_t index_rank;
-  int32_t axis;       /* take: axis; gather: dim; unused by gather_nd */
-  int32_t batch_dims; /* take, gather_nd */
-  size_t elem_size;   /* bytes per data element; a shape query plans with 1 */
-  /* the run's tensors and options (a shape query leaves them unset) */
-  const void* data;
-  const void* indices;
-  wg_index_type index_type;
-  wg_oob_mode mode;
-  int32_t negative_indices; /* wg_negative_mode; validated with the mode */
-  void* out;
-  /* The copy ops (take, gather, gather_nd; not gather_block_quantized): with offsets set, the
-   * run resolves the output into its blocks' sources instead of copying them (the plan executed
-   * elsewhere: js/copy-plan.mjs). offsets[b] is the byte offset in data of output block b, or
-   * WG_ZERO_BLOCK (SIZE_MAX) for a block of zeros, for b below the block count; every block has
-   * out's byte size / that count bytes. data and out are not touched (they may be NULL); the
-   * rules and the errors are the run's. */
-  size_t* offsets;
-  /* The shape query writes the block count there when it is set (0 for
-   * gather_block_quantized, which has no copy plan). */
-  size_t* out_blocks;
-  /* gather_block_quantized only: the table's quantization, its scales and zero points */
-  wg_quant_desc quant;
-  const void* scales;
-  const void* zero_points;
-} wg_op_args;
+/* A kind of stage: how its job takes the call's tensors and policies (bind, before the run;
+ * returns WG_OK or WG_ERR_INVALID_ARGUMENT), and runs items [start, start + count) of its range
+ * (returns 0 at a bad index in WG_OOB_ERROR mode: the runner stops, and reports the first one). */
+typedef struct wg_stage_kind {
+  wg_status (*bind)(void* job, const wg_call* c);
+  int (*run)(void* job, size_t start, size_t count);
+} wg_stage_kind;
 
-/* What a plan gives the engine. Each op's own plan type begins with it (and its map function
- * casts the job back to that type, as the job is the first member of both). */
+typedef struct wg_stage {
+  const wg_stage_kind* kind;
+  void* job;   /* the kind's job, inside the op's plan */
+  size_t range; /* items */
+  size_t tile;  /* items handed out at once */
+} wg_stage;
+
+/* Stages a plan may have (XNNPACK's compute[] array). */
+#define WG_MAX_STAGES 4
+
+/* What the runner checks after the stages: in WG_OOB_ERROR mode, when a stage stopped at a bad
+ * index (or the output is empty, so that no stage looked), the index tensor is scanned for the
+ * first bad index: position p is checked against dim_sizes[p % depth], which are data dimensions
+ * first_dim .. first_dim + depth. depth 0: the op has no index tensor to check. */
+typedef struct wg_index_check {
+  size_t depth;
+  const size_t* dim_sizes;
+  size_t first_dim;
+} wg_index_check;
+
 typedef struct wg_plan {
-  /* Set by the op: nblocks, block_bytes, map, depth, dim_sizes, first_dim, scales. The engine
-   * sets the tensors, the index type and count, and the mode. */
-  wg_block_job job;
   size_t out_rank;
   size_t out_shape[2 * WG_MAX_RANK]; /* room for any rank an op computes; the engine refuses
                                         one above WG_MAX_RANK */
+  int32_t out_dtype;                 /* the output's wg_dtype */
+  wg_index_check check;
+  size_t workspace_bytes; /* scratch the run needs (XNNPACK's reshape reports workspace_size) */
+  size_t workspace_align; /* at most 16, a power of 2 */
+  size_t offsets_blocks;  /* the offsets mode's block count; 0: the op has no offsets mode */
+  size_t nstages;
+  wg_stage stages[WG_MAX_STAGES];
 } wg_plan;
 
-/* Helpers for plan functions. Each returns WG_OK or fills *err and returns the rule's status. */
+typedef wg_status (*wg_plan_fn)(const wg_call* c, wg_plan* plan, wg_error_info* err);
+
+/* An op's entry: its plan function and the size of its plan type. */
+typedef struct wg_op_def {
+  wg_plan_fn plan;
+  size_t plan_bytes;
+} wg_op_def;
+
+/* Defines op `name`'s entry (wg_op_<name>) from its plan type, which begins with a wg_plan, and
+ * its plan function wg_status fn(const wg_call*, plan_type*, wg_error_info*). */
+#define WG_DEFINE_OP(name, plan_type, plan_fn)                                                    \
+  _Static_assert(sizeof(plan_type) <= sizeof(((wg_call*)0)->plan), #plan_type " is too large");   \
+  _Static_assert(alignof(plan_type) <= alignof(wg_call), #plan_type " is over-aligned");          \
+  static wg_status name##_plan_entry(const wg_call* c, wg_plan* p, wg_error_info* err) {          \
+    return plan_fn(c, (plan_type*)p, err);                                                        \
+  }                                                                                               \
+  const wg_op_def wg_op_##name = {name##_plan_entry, sizeof(plan_type)};
+
+#define WG_OP(name, tensors, attrs) extern const wg_op_def wg_op_##name;
+#include "ops.def"
+#undef WG_OP
+
+/* The plan's container: `member` of type `type` at ptr. */
+#define WG_CONTAINER_OF(ptr, type, member) ((type*)(void*)((char*)(ptr)-offsetof(type, member)))
+
+/* Helpers for plan functions (op.c). Each returns WG_OK or fills *err and returns the rule's status. */
 wg_status wg_fail(wg_error_info* err, wg_status status, wg_arg arg, int64_t dim, int64_t value,
                   int64_t limit);
 /* The first batch_dims dims of data and indices are equal. */
-wg_status wg_check_batch_shape(const wg_op_args* a, size_t batch_dims, wg_error_info* err);
+wg_status wg_check_batch_shape(const wg_tensor* data, const wg_tensor* indices, size_t batch_dims,
+                               wg_error_info* err);
 /* axis in [-rank, rank), normalized into *out. */
 wg_status wg_normalize_axis(int64_t axis, int64_t rank, size_t* out, wg_error_info* err);
 /* Product of shape[begin..end), or SIZE_MAX if it overflows (only possible with an empty
@@ -67,51 +94,17 @@ wg_status wg_normalize_axis(int64_t axis, int64_t rank, size_t* out, wg_error_in
 size_t wg_prod(const size_t* shape, size_t begin, size_t end);
 /* Appends shape[begin..end) to the plan's output shape. */
 void wg_plan_append(wg_plan* plan, const size_t* shape, size_t begin, size_t end);
+/* Adds a stage to the plan. */
+void wg_plan_stage(wg_plan* plan, const wg_stage_kind* kind, void* job, size_t range, size_t tile);
+/* The tile of a stage whose items make item_bytes of output each (parallel.h: WG_TILE_BYTES). */
+size_t wg_tile_for(size_t item_bytes);
+/* Bytes of one element of a tensor of whole-byte elements (1, 2, 4, 8), else 0. */
+size_t wg_elem_bytes(const wg_tensor* t);
+/* A tensor's index type (its dtype I32, U32, I64 or U64), or -1. */
+int wg_index_type_of(int32_t dtype);
 
-/* The engine's two entry points for a planned op (src/op_engine.c): the common checks every
- * call gets before its plan (shapes present, ranks <= WG_MAX_RANK) are in WG_DEFINE_OP. */
-wg_status wg_check_args(const wg_op_args* a, wg_error_info* err);
-/* The output's rank is at most WG_MAX_RANK (a plan may compute more). */
-wg_status wg_check_out_rank(const wg_plan* plan, wg_error_info* err);
-wg_status wg_plan_shape(const wg_plan* plan, size_t* out_shape, size_t* out_rank,
-                        wg_error_info* err);
-wg_status wg_plan_run(wg_pool* pool, wg_plan* plan, const wg_op_args* a, wg_error_info* err);
-
-typedef wg_status (*wg_op_shape_fn)(const wg_op_args* a, size_t* out_shape, size_t* out_rank,
-                                    wg_error_info* err);
-typedef wg_status (*wg_op_run_fn)(wg_pool* pool, const wg_op_args* a, wg_error_info* err);
-
-/* Defines wg_<name>_shape_args and wg_<name>_run_args from the op's plan type and function
- * (wg_status plan_fn(const wg_op_args*, plan_type*, wg_error_info*)); the run is the engine's
- * copy job. */
-#define WG_DEFINE_OP(name, plan_type, plan_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, wg_plan_run, .plan, 1)
-
-/* The same for an op that runs its plan itself: wg_status run_fn(wg_pool*, plan_type*,
- * const wg_op_args*, wg_error_info*). */
-#define WG_DEFINE_OP_RUN(name, plan_type, plan_fn, run_fn) WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, , 0)
-
-#define WG_DEFINE_OP_WITH(name, plan_type, plan_fn, run_fn, member, copy_job)                    \
-  wg_status wg_##name##_shape_args(const wg_op_args* a, size_t* out_shape, size_t* out_rank,     \
-                                   wg_error_info* err) {                                         \
-    plan_type p;                                                                                 \
-    wg_status st = wg_check_args(a, err);                                                        \
-    if (st == WG_OK) st = plan_fn(a, &p, err);                                                   \
-    if (st == WG_OK && a->out_blocks) *a->out_blocks = (copy_job) ? p.plan.job.nblocks : 0;      \
-    return st == WG_OK ? wg_plan_shape(&p.plan, out_shape, out_rank, err) : st;                  \
-  }                                                                                              \
-  wg_status wg_##name##_run_args(wg_pool* pool, const wg_op_args* a, wg_error_info* err) {       \
-    plan_type p;                                                                                 \
-    wg_status st = wg_check_args(a, err);                                                        \
-    if (st == WG_OK) st = plan_fn(a, &p, err);                                                   \
-    return st == WG_OK ? run_fn(pool, &p member, a, err) : st;                                   \
-  }
-
-/* Declarations of every op's entry points, from the table. */
-#define WG_OP(name)                                                                              \
-  wg_status wg_##name##_shape_args(const wg_op_args* a, size_t* out_shape, size_t* out_rank,     \
-                                   wg_error_info* err);                                          \
-  wg_status wg_##name##_run_args(wg_pool* pool, const wg_op_args* a, wg_error_info* err);
-#include "ops.def"
-#undef WG_OP
+/* The runner (runner.c): the run checks, the workspace, the parallel threshold, the stages, the
+ * failure flag and the first bad index. */
+wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err);
 
 #endif

@@ -2,9 +2,11 @@
  * Blocks are single elements in index's shape: out[..i_dim..] = input[..index[..]..]. Rank 0
  * is treated as shape [1], as in torch. https://pytorch.org/docs/stable/generated/torch.gather.html */
 #include "op.h"
+#include "stage_copy.h"
 
 typedef struct gather_plan {
-  wg_plan plan; /* first: the engine's job is this plan */
+  wg_plan plan; /* first, as every op's */
+  wg_block_job job;
   size_t rank;
   size_t dim;
   const size_t* index_shape;
@@ -12,7 +14,7 @@ typedef struct gather_plan {
 } gather_plan;
 
 static void gather_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
-  const gather_plan* g = (const gather_plan*)job;
+  const gather_plan* g = WG_CONTAINER_OF(job, const gather_plan, job);
   size_t last = g->rank - 1, row_len = g->index_shape[last];
   size_t k = q % row_len, row = q / row_len;
   /* offset of the row's first element in input, without the gathered dim */
@@ -32,15 +34,17 @@ static const size_t scalar_shape[1] = {1};
 
 /* Equal ranks; dim in [-rank, rank); index.shape[d] <= input.shape[d] for d != dim. Output:
  * index's shape. */
-static wg_status plan_gather(const wg_op_args* a, gather_plan* g, wg_error_info* err) {
-  if (a->index_rank != a->data_rank) {
-    return wg_fail(err, WG_ERR_RANK_MISMATCH, WG_ARG_INDICES, -1, (int64_t)a->index_rank,
-                   (int64_t)a->data_rank);
+static wg_status plan_gather(const wg_call* c, gather_plan* g, wg_error_info* err) {
+  const wg_tensor* input = &c->tensors[WG_TENSOR_data];
+  const wg_tensor* index = &c->tensors[WG_TENSOR_indices];
+  if (index->rank != input->rank) {
+    return wg_fail(err, WG_ERR_RANK_MISMATCH, WG_ARG_INDICES, -1, (int64_t)index->rank,
+                   (int64_t)input->rank);
   }
-  size_t rank = a->data_rank ? a->data_rank : 1, dim;
-  const size_t* in_shape = a->data_rank ? a->data_shape : scalar_shape;
-  const size_t* ix_shape = a->data_rank ? a->index_shape : scalar_shape;
-  wg_status st = wg_normalize_axis(a->axis, (int64_t)rank, &dim, err);
+  size_t rank = input->rank ? input->rank : 1, dim;
+  const size_t* in_shape = input->rank ? input->shape : scalar_shape;
+  const size_t* ix_shape = input->rank ? index->shape : scalar_shape;
+  wg_status st = wg_normalize_axis(c->attrs[WG_ATTR_axis], (int64_t)rank, &dim, err);
   if (st != WG_OK) return st;
   for (size_t d = 0; d < rank; ++d) {
     if (d != dim && ix_shape[d] > in_shape[d]) {
@@ -49,9 +53,11 @@ static wg_status plan_gather(const wg_op_args* a, gather_plan* g, wg_error_info*
     }
   }
 
+  size_t elem = wg_elem_bytes(input);
+  if (!elem) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_DATA, -1, -1, -1);
   wg_plan* p = &g->plan;
-  p->out_rank = 0;
-  wg_plan_append(p, a->index_shape, 0, a->index_rank);
+  p->out_dtype = input->dtype;
+  wg_plan_append(p, index->shape, 0, index->rank);
   size_t count = wg_prod(ix_shape, 0, rank);
   g->rank = rank;
   g->dim = dim;
@@ -61,15 +67,15 @@ static wg_status plan_gather(const wg_op_args* a, gather_plan* g, wg_error_info*
     /* index is not empty, so no input dim but `dim` is empty; if that one is, every index is
      * out of range, and strides stay 0 (computed, they could overflow into offsets that would
      * form pointers outside the input). Otherwise input is not empty and these fit. */
-    size_t stride = a->elem_size;
+    size_t stride = elem;
     for (size_t d = rank; d-- > 0;) {
       g->in_strides[d] = stride;
       stride *= in_shape[d];
     }
   }
-  p->job = (wg_block_job){.nblocks = count, .block_bytes = a->elem_size, .map = gather_map,
-                          .depth = 1, .dim_sizes = &in_shape[dim], .first_dim = dim,
-                          .scales = {g->in_strides[dim]}};
+  g->job = (wg_block_job){.nblocks = count, .block_bytes = elem, .map = gather_map, .depth = 1,
+                          .dim_sizes = &in_shape[dim], .strides = {g->in_strides[dim]}};
+  wg_plan_block_copy(p, &g->job, dim);
   return WG_OK;
 }
 
@@ -78,22 +84,23 @@ WG_DEFINE_OP(gather, gather_plan, plan_gather)
 wg_status wg_gather_shape(const size_t* input_shape, size_t input_rank, const size_t* index_shape,
                           size_t index_rank, int32_t dim, size_t* out_shape, size_t* out_rank,
                           wg_error_info* err) {
-  const wg_op_args a = {.data_shape = input_shape, .data_rank = input_rank,
-                        .index_shape = index_shape, .index_rank = index_rank, .axis = dim,
-                        .elem_size = 1};
-  return wg_gather_shape_args(&a, out_shape, out_rank, err);
+  wg_call c;
+  wg_status st = wg_call_indexed(&c, WG_OP_gather, NULL, 1, input_shape, input_rank, NULL,
+                                 WG_INDEX_I32, index_shape, index_rank, WG_OOB_ERROR,
+                                 WG_NEGATIVE_WRAP, NULL);
+  c.attrs[WG_ATTR_axis] = dim;
+  return st == WG_OK ? wg_call_shape_out(&c, out_shape, out_rank, err) : wg_call_failed(&c, st, err);
 }
 
 wg_status wg_gather_ex(wg_pool* pool, const void* input, const size_t* input_shape,
                        size_t input_rank, int32_t dim, const void* index, wg_index_type index_type,
                        const size_t* index_shape, size_t index_rank, size_t elem_size,
                        wg_oob_mode mode, wg_negative_mode negative, void* out, wg_error_info* err) {
-  const wg_op_args a = {.data_shape = input_shape, .data_rank = input_rank,
-                        .index_shape = index_shape, .index_rank = index_rank, .axis = dim,
-                        .batch_dims = 0, .elem_size = elem_size, .data = input,
-                        .indices = index, .index_type = index_type, .mode = mode,
-                        .negative_indices = (int32_t)negative, .out = out};
-  return wg_gather_run_args(pool, &a, err);
+  wg_call c;
+  wg_status st = wg_call_indexed(&c, WG_OP_gather, input, elem_size, input_shape, input_rank,
+                                 index, index_type, index_shape, index_rank, mode, negative, out);
+  c.attrs[WG_ATTR_axis] = dim;
+  return st == WG_OK ? wg_call_run_api(pool, &c, err) : wg_call_failed(&c, st, err);
 }
 
 wg_status wg_gather(wg_pool* pool, const void* input, const size_t* input_shape, size_t input_rank,

@@ -2,16 +2,18 @@
  * Blocks are (batch, outer, index) triples; each copies prod(params.shape[axis+1:]) elements.
  * https://www.tensorflow.org/api_docs/python/tf/gather */
 #include "op.h"
+#include "stage_copy.h"
 
 typedef struct take_plan {
-  wg_plan plan;     /* first: the engine's job is this plan */
+  wg_plan plan; /* first, as every op's */
+  wg_block_job job;
   size_t outer;     /* prod(params.shape[batch_dims:axis]) */
   size_t axis_size; /* params.shape[axis] */
   size_t per_batch; /* prod(indices.shape[batch_dims:]) */
 } take_plan;
 
 static void take_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
-  const take_plan* t = (const take_plan*)job;
+  const take_plan* t = WG_CONTAINER_OF(job, const take_plan, job);
   size_t i = q % t->per_batch;
   size_t bo = q / t->per_batch; /* batch * outer + outer index */
   size_t b = bo / t->outer;
@@ -24,36 +26,41 @@ static void take_map(const wg_block_job* job, size_t q, size_t n, wg_segment* se
 /* params rank >= 1; axis in [-rank, rank); batch_dims in [-indices.rank, indices.rank] and,
  * normalized, <= axis; equal batch dims. Output: params.shape[:axis] + indices.shape[batch_dims:]
  * + params.shape[axis+1:]. */
-static wg_status plan_take(const wg_op_args* a, take_plan* t, wg_error_info* err) {
-  const size_t* ps = a->data_shape;
-  int64_t pr = (int64_t)a->data_rank, ir = (int64_t)a->index_rank, bd = a->batch_dims;
+static wg_status plan_take(const wg_call* c, take_plan* t, wg_error_info* err) {
+  const wg_tensor* data = &c->tensors[WG_TENSOR_data];
+  const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
+  const size_t* ps = data->shape;
+  int64_t pr = (int64_t)data->rank, ir = (int64_t)indices->rank, bd = c->attrs[WG_ATTR_batch_dims];
   if (pr < 1) return wg_fail(err, WG_ERR_DATA_SCALAR, WG_ARG_DATA, -1, pr, 1);
   size_t axis;
-  wg_status st = wg_normalize_axis(a->axis, pr, &axis, err);
+  wg_status st = wg_normalize_axis(c->attrs[WG_ATTR_axis], pr, &axis, err);
   if (st != WG_OK) return st;
   if (bd < -ir || bd > ir) return wg_fail(err, WG_ERR_BATCH_DIMS_RANGE, WG_ARG_BATCH_DIMS, -1, bd, ir);
   if (bd < 0) bd += ir;
   if ((size_t)bd > axis) {
     return wg_fail(err, WG_ERR_BATCH_DIMS_AFTER_AXIS, WG_ARG_BATCH_DIMS, (int64_t)axis, bd, (int64_t)axis);
   }
-  st = wg_check_batch_shape(a, (size_t)bd, err);
+  st = wg_check_batch_shape(data, indices, (size_t)bd, err);
   if (st != WG_OK) return st;
+  size_t elem = wg_elem_bytes(data);
+  if (!elem) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_DATA, -1, -1, -1);
 
   wg_plan* p = &t->plan;
-  p->out_rank = 0;
   wg_plan_append(p, ps, 0, axis);
-  wg_plan_append(p, a->index_shape, (size_t)bd, a->index_rank);
-  wg_plan_append(p, ps, axis + 1, a->data_rank);
+  wg_plan_append(p, indices->shape, (size_t)bd, indices->rank);
+  wg_plan_append(p, ps, axis + 1, data->rank);
+  p->out_dtype = data->dtype;
   t->outer = wg_prod(ps, (size_t)bd, axis);
   t->axis_size = ps[axis];
-  t->per_batch = wg_prod(a->index_shape, (size_t)bd, a->index_rank);
-  size_t block_bytes = wg_prod(ps, axis + 1, a->data_rank) * a->elem_size;
+  t->per_batch = wg_prod(indices->shape, (size_t)bd, indices->rank);
+  size_t block_bytes = wg_prod(ps, axis + 1, data->rank) * elem;
   /* All of these are factors of the output size, which the engine checks fits (zero if any
    * factor is zero). */
   size_t blocks = wg_prod(ps, 0, (size_t)bd) * t->outer * t->per_batch;
-  p->job = (wg_block_job){.nblocks = wg_prod(p->out_shape, 0, p->out_rank) ? blocks : 0,
+  t->job = (wg_block_job){.nblocks = wg_prod(p->out_shape, 0, p->out_rank) ? blocks : 0,
                           .block_bytes = block_bytes, .map = take_map, .depth = 1,
-                          .dim_sizes = &ps[axis], .first_dim = axis, .scales = {block_bytes}};
+                          .dim_sizes = &ps[axis], .strides = {block_bytes}};
+  wg_plan_block_copy(p, &t->job, axis);
   return WG_OK;
 }
 
@@ -62,10 +69,13 @@ WG_DEFINE_OP(take, take_plan, plan_take)
 wg_status wg_take_shape(const size_t* params_shape, size_t params_rank, const size_t* indices_shape,
                         size_t indices_rank, int32_t axis, int32_t batch_dims, size_t* out_shape,
                         size_t* out_rank, wg_error_info* err) {
-  const wg_op_args a = {.data_shape = params_shape, .data_rank = params_rank,
-                        .index_shape = indices_shape, .index_rank = indices_rank, .axis = axis,
-                        .batch_dims = batch_dims, .elem_size = 1};
-  return wg_take_shape_args(&a, out_shape, out_rank, err);
+  wg_call c;
+  wg_status st = wg_call_indexed(&c, WG_OP_take, NULL, 1, params_shape, params_rank, NULL,
+                                 WG_INDEX_I32, indices_shape, indices_rank, WG_OOB_ERROR,
+                                 WG_NEGATIVE_WRAP, NULL);
+  c.attrs[WG_ATTR_axis] = axis;
+  c.attrs[WG_ATTR_batch_dims] = batch_dims;
+  return st == WG_OK ? wg_call_shape_out(&c, out_shape, out_rank, err) : wg_call_failed(&c, st, err);
 }
 
 wg_status wg_take_ex(wg_pool* pool, const void* params, const size_t* params_shape,
@@ -73,12 +83,12 @@ wg_status wg_take_ex(wg_pool* pool, const void* params, const size_t* params_sha
                      const size_t* indices_shape, size_t indices_rank, int32_t axis,
                      int32_t batch_dims, size_t elem_size, wg_oob_mode mode,
                      wg_negative_mode negative, void* out, wg_error_info* err) {
-  const wg_op_args a = {.data_shape = params_shape, .data_rank = params_rank,
-                        .index_shape = indices_shape, .index_rank = indices_rank, .axis = axis,
-                        .batch_dims = batch_dims, .elem_size = elem_size, .data = params,
-                        .indices = indices, .index_type = index_type, .mode = mode,
-                        .negative_indices = (int32_t)negative, .out = out};
-  return wg_take_run_args(pool, &a, err);
+  wg_call c;
+  wg_status st = wg_call_indexed(&c, WG_OP_take, params, elem_size, params_shape, params_rank,
+                                 indices, index_type, indices_shape, indices_rank, mode, negative, out);
+  c.attrs[WG_ATTR_axis] = axis;
+  c.attrs[WG_ATTR_batch_dims] = batch_dims;
+  return st == WG_OK ? wg_call_run_api(pool, &c, err) : wg_call_failed(&c, st, err);
 }
 
 wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape, size_t params_rank,

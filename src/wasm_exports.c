@@ -1,62 +1,11 @@
-/* The C side of the JS binding (wasm builds only): one call record that the binding fills in wasm
- * memory and any op runs from, and the table of constants the binding reads at init, so that
- * the JS side holds no number of its own (js/abi.mjs). */
+/* The C side of the JS binding (wasm builds only): the table of constants and of the call
+ * record's layout (src/call.h) that the binding reads at init, so that the JS side holds no
+ * number of its own (js/abi.mjs), and the heap's size. The binding calls wg_call_shape and
+ * wg_call_run (src/call.c) with the record it fills. */
 #include <malloc.h>
 #include <stddef.h>
 
-#include "op.h"
-
-/* One op call. The binding writes op, the args' scalars and tensors, and the two shapes; the
- * shape query writes out_shape and out_rank; a failure writes err. */
-typedef struct wg_call {
-  wg_op_args args; /* data_shape and index_shape are set here, to the arrays below */
-  int32_t op;      /* position in src/ops.def */
-  size_t data_shape[WG_MAX_RANK];
-  size_t index_shape[WG_MAX_RANK];
-  size_t scale_shape[WG_MAX_RANK]; /* gather_block_quantized: args.quant's two shapes */
-  size_t zp_shape[WG_MAX_RANK];
-  size_t out_shape[WG_MAX_RANK];
-  size_t out_rank;
-  size_t out_blocks; /* the shape query's block count (op.h: offsets) */
-  wg_error_info err;
-} wg_call;
-
-/* Every op of src/ops.def, by its position there. */
-enum {
-#define WG_OP(name) WG_OP_##name,
-#include "ops.def"
-#undef WG_OP
-  WG_OP_COUNT
-};
-static const struct {
-  wg_op_shape_fn shape;
-  wg_op_run_fn run;
-} ops[WG_OP_COUNT] = {
-#define WG_OP(name) {wg_##name##_shape_args, wg_##name##_run_args},
-#include "ops.def"
-#undef WG_OP
-};
-
-static int prepare(wg_call* c) {
-  c->args.data_shape = c->data_shape;
-  c->args.index_shape = c->index_shape;
-  c->args.quant.scale_shape = c->scale_shape;
-  c->args.quant.zp_shape = c->zp_shape;
-  c->args.out_blocks = &c->out_blocks;
-  return c->op >= 0 && c->op < WG_OP_COUNT;
-}
-
-/* Validates the call and computes its output shape. */
-wg_status wg_call_shape(wg_call* c) {
-  if (!prepare(c)) return WG_ERR_INVALID_ARGUMENT;
-  return ops[c->op].shape(&c->args, c->out_shape, &c->out_rank, &c->err);
-}
-
-/* Runs the call on the pool (NULL: on the caller). */
-wg_status wg_call_run(wg_pool* pool, wg_call* c) {
-  if (!prepare(c)) return WG_ERR_INVALID_ARGUMENT;
-  return ops[c->op].run(pool, &c->args, &c->err);
-}
+#include "call.h"
 
 #if defined(__has_feature)
 #if __has_feature(address_sanitizer)
@@ -82,7 +31,12 @@ typedef struct abi_entry {
   int32_t value;
 } abi_entry;
 #define CONSTANT(x) {#x, (int32_t)(x)}
-#define FIELD(path) {"wg_call." #path, (int32_t)offsetof(wg_call, path)}
+#define FIELD(name, path) {"wg_call." name, (int32_t)offsetof(wg_call, path)}
+#define TENSOR_FIELDS(role)                                                                      \
+  FIELD(#role ".ptr", tensors[WG_TENSOR_##role].ptr),                                            \
+  FIELD(#role ".dtype", tensors[WG_TENSOR_##role].dtype),                                        \
+  FIELD(#role ".rank", tensors[WG_TENSOR_##role].rank),                                          \
+  FIELD(#role ".shape", tensors[WG_TENSOR_##role].shape)
 static const abi_entry abi[] = {
     CONSTANT(WG_MAX_RANK), CONSTANT(WG_PARALLEL_MIN_BYTES),
     {"sizeof(size_t)", sizeof(size_t)}, {"sizeof(wg_call)", sizeof(wg_call)},
@@ -104,21 +58,24 @@ static const abi_entry abi[] = {
     CONSTANT(WG_INDEX_I32), CONSTANT(WG_INDEX_U32), CONSTANT(WG_INDEX_I64), CONSTANT(WG_INDEX_U64),
     CONSTANT(WG_OOB_ERROR), CONSTANT(WG_OOB_ZERO), CONSTANT(WG_OOB_CLAMP),
     CONSTANT(WG_NEGATIVE_WRAP), CONSTANT(WG_NEGATIVE_ERROR),
-    /* the ops */
-#define WG_OP(name) {"WG_OP_" #name, WG_OP_##name},
+    /* the element types */
+#define WG_DTYPE_ENTRY(name, bits) {"WG_DTYPE_" #name, WG_DTYPE_##name},
+    WG_DTYPES(WG_DTYPE_ENTRY)
+#undef WG_DTYPE_ENTRY
+    /* the ops, and the tensors and attributes each takes (masks of the bits below) */
+#define WG_OP(name, tensors, attrs) {"WG_OP_" #name, WG_OP_##name}, \
+    {"WG_OP_" #name ".tensors", (int32_t)(tensors)}, {"WG_OP_" #name ".attrs", (int32_t)(attrs)},
 #include "ops.def"
 #undef WG_OP
-    /* the call record */
-    FIELD(op), FIELD(args.data_rank), FIELD(args.index_rank), FIELD(args.axis),
-    FIELD(args.batch_dims), FIELD(args.elem_size), FIELD(args.data), FIELD(args.indices),
-    FIELD(args.index_type), FIELD(args.mode), FIELD(args.negative_indices), FIELD(args.out), FIELD(data_shape),
-    FIELD(index_shape), FIELD(out_shape), FIELD(out_rank), FIELD(err.arg), FIELD(err.dim),
-    FIELD(err.value), FIELD(err.limit), FIELD(err.position),
-    FIELD(args.quant.quant_type), FIELD(args.quant.scale_type), FIELD(args.quant.bits),
-    FIELD(args.quant.block_size), FIELD(args.quant.quantize_axis), FIELD(args.quant.has_zero_points),
-    FIELD(args.quant.scale_rank), FIELD(args.quant.zp_rank), FIELD(args.scales),
-    FIELD(args.zero_points), FIELD(scale_shape), FIELD(zp_shape), FIELD(args.offsets),
-    FIELD(out_blocks),
+    /* the call record (src/call.def) */
+    FIELD("op", op), FIELD("err.arg", err.arg), FIELD("err.dim", err.dim),
+    FIELD("err.value", err.value), FIELD("err.limit", err.limit),
+    FIELD("err.position", err.position),
+#define WG_TENSOR(role, arg) {"WG_TENSOR_" #role, WG_TENSOR_##role}, TENSOR_FIELDS(role),
+#define WG_ATTR(name, dflt) {"WG_ATTR_" #name, WG_ATTR_##name}, FIELD("attrs." #name, attrs[WG_ATTR_##name]),
+#include "call.def"
+#undef WG_TENSOR
+#undef WG_ATTR
 };
 
 size_t wg_abi_count(void) { return sizeof abi / sizeof abi[0]; }

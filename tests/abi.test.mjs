@@ -1,9 +1,11 @@
 // The contract between C and JS (js/abi.mjs): JS reads every number it shares with C from the
 // module. These tests check that the module's table holds every enumerator of the public header
-// with its value, that every status has words in js/errors.mjs, that every op of src/ops.def has
-// a number and a JS wrapper, that a module lacking a name JS needs fails init, and, with a build
-// in which every shared number is changed (tests/abi/renumbered-build.mjs), that the error,
-// bad-input and seed suites pass unchanged: no number of C's is written in JS.
+// with its value, and every field of the call record (src/call.def); that every status has
+// words in js/errors.mjs or its op's descriptor; that every op of src/ops.def has a number and a
+// descriptor (js/ops/) that takes what C says it takes; that a module lacking a name JS needs
+// fails init; and, with a build in which every shared number and the record's layout are
+// changed (tests/abi/renumbered-build.mjs), that the error, bad-input and seed suites pass
+// unchanged: no number of C's is written in JS.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -12,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { abiFromTable } from '../js/abi.mjs';
 import { STATUS_NAMES } from '../js/errors.mjs';
 import { dispose, init } from '../js/index.mjs';
+import { OPS, checkOps } from '../js/ops/index.mjs';
 import { getState } from '../js/state.mjs';
 import { renumberedBuild } from './abi/renumbered-build.mjs';
 
@@ -25,7 +28,9 @@ function headerConstants() {
   for (const [, name, value] of text.matchAll(/^#define (WG_[A-Z0-9_]+) \(?(\d+)/gm)) found.set(name, Number(value));
   return found;
 }
-const opsInTable = () => [...source('src/ops.def').matchAll(/^WG_OP\((\w+)\)/gm)].map((m) => m[1]);
+const opsInTable = () => [...source('src/ops.def').matchAll(/^WG_OP\((\w+),/gm)].map((m) => m[1]);
+// The tensor slots and attributes of src/call.def, in order.
+const callList = (kind) => [...source('src/call.def').matchAll(new RegExp(`^WG_${kind}\\((\\w+),`, 'gm'))].map((m) => m[1]);
 
 let abi;
 before(async () => {
@@ -43,23 +48,38 @@ test('the module defines every constant of src/wasm_gather.h, with the same valu
   }
 });
 
-test('every status of C has words in js/errors.mjs, and js/errors.mjs has words for no other', () => {
-  const statuses = [...headerConstants().keys()].filter((k) => k.startsWith('WG_ERR_')).sort();
-  // WG_ERR_INVALID_ARGUMENT means the binding passed something C refuses: an internal error.
-  assert.deepEqual([...STATUS_NAMES].sort(), statuses.filter((k) => k !== 'WG_ERR_INVALID_ARGUMENT'));
+test('the module gives every tensor slot and attribute of src/call.def, each field by name', () => {
+  assert.deepEqual(abi.tensors, callList('TENSOR'));
+  assert.deepEqual(abi.attrs, callList('ATTR'));
+  for (const role of abi.tensors) {
+    for (const f of ['ptr', 'dtype', 'rank', 'shape']) assert.equal(typeof abi.call[`${role}.${f}`], 'number', `${role}.${f}`);
+  }
+  for (const a of abi.attrs) assert.equal(typeof abi.call[`attrs.${a}`], 'number', `attrs.${a}`);
+  assert.ok(abi.call.size > abi.call['workspace.shape'], 'the record holds its last slot');
 });
 
-test('every op of src/ops.def has its number from the module and a wrapper in js/ops.mjs', () => {
+test('every status of C has words in js/errors.mjs or in its op\'s descriptor, once, and none other has', () => {
+  const statuses = [...headerConstants().keys()].filter((k) => k.startsWith('WG_ERR_')).sort();
+  const words = [...STATUS_NAMES, ...OPS.flatMap((d) => Object.keys(d.messages ?? {}))];
+  // WG_ERR_INVALID_ARGUMENT means the binding passed something C refuses: an internal error.
+  assert.deepEqual(words.sort(), statuses.filter((k) => k !== 'WG_ERR_INVALID_ARGUMENT'));
+});
+
+test('every op of src/ops.def has its number from the module and a descriptor in js/ops/ that takes what C says', () => {
   const ops = opsInTable();
   assert.deepEqual(Object.keys(abi.ops), ops);
-  ops.forEach((name, i) => assert.equal(abi.ops[name], i));
-  const wrappers = source('js/ops.mjs');
-  for (const name of ops) assert.match(wrappers, new RegExp(`c: '${name}'`), `a wrapper calls C op ${name}`);
+  ops.forEach((name, i) => assert.equal(abi.ops[name].number, i));
+  assert.deepEqual(OPS.map((d) => d.c).sort(), [...ops].sort());
+  checkOps(abi);
+  // a descriptor that disagrees with the module fails init's check
+  const take = abi.ops.take;
+  assert.throws(() => checkOps({ ...abi, ops: { ...abi.ops, take: { ...take, attrs: new Set(['axis']) } } }),
+    /^Error: init: the wasm module's op take .*different builds/);
 });
 
 test('a module that lacks a constant JS needs is refused, saying the builds differ', () => {
   const table = new Map([...'WG_MAX_RANK WG_OK'.split(' ').map((k) => [k, abi.value(k)])]);
-  assert.throws(() => abiFromTable(table), /^Error: init: the wasm module does not define .*WG_INDEX_I32.*different builds/);
+  assert.throws(() => abiFromTable(table), /^Error: init: the wasm module does not define .*WG_OOB_ERROR.*wg_call\.op.*different builds/);
 });
 
 test('a build with every shared number changed passes the error, bad-input and seed suites unchanged', () => {

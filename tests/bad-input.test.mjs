@@ -202,7 +202,7 @@ function quantizedCases() {
     gbq('indices Float32Array', { indices: { data: new Float32Array(1), shape: [1] } }, TypeError, /^gatherBlockQuantized: indices\.data must hold integers .*got Float32Array/),
     // resident tensors of the wrong kind
     gbq('packed int4 resident as uint8 data', { data: packedInt4 }, TypeError,
-      /^gatherBlockQuantized: data is a packed resident tensor of 4-bit codes \(uploaded with a quantType\), usable only as gatherBlockQuantized's data or opts\.zeroPoints of quantType 'uint4' or 'int4'/),
+      /^gatherBlockQuantized: data is a packed resident tensor of 4-bit codes \(uploaded with a quantType\), usable only as the codes or zero points of a quantized table of quantType 'uint4' or 'int4'/),
     gbq('packed int4 resident as uint8 bits-8 data', { data: packedInt4, scales: { data: new Float32Array(3), shape: [3, 1] }, opts: { bits: 8 } }, TypeError,
       /^gatherBlockQuantized: data is a packed resident tensor of 4-bit codes/),
     gbq('unpacked resident as int4 data', { data: plainBytes, opts: { quantType: 'int4' } }, TypeError,

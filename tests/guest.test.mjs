@@ -11,7 +11,7 @@ import { after, before, test } from 'node:test';
 import { refGather, refGatherND, refTake } from '../common/reference.mjs';
 import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
 import { GUEST_STACK_BYTES, createGuest, guestModule, plan, run } from '../js/guest.mjs';
-import { OP_NAMES } from '../js/op-names.mjs';
+import { opNamed } from '../js/ops/index.mjs';
 import { getState } from '../js/state.mjs';
 import { Rng } from './rng.mjs';
 
@@ -67,11 +67,11 @@ test('a shared host memory is refused (this guest imports a plain one) and its b
 });
 
 const OPS = {
-  take: { c: 'take', ref: (d, i, a) => refTake(d, i, { ...a.opts, axis: a.axis, batchDims: a.batchDims }),
+  take: { ref: (d, i, a) => refTake(d, i, { ...a.opts, axis: a.axis, batchDims: a.batchDims }),
     lib: (d, i, a) => take(d, i, { ...a.opts, axis: a.axis, batchDims: a.batchDims }) },
-  gatherND: { c: 'gather_nd', ref: (d, i, a) => refGatherND(d, i, { ...a.opts, batchDims: a.batchDims }),
+  gatherND: { ref: (d, i, a) => refGatherND(d, i, { ...a.opts, batchDims: a.batchDims }),
     lib: (d, i, a) => gatherND(d, i, { ...a.opts, batchDims: a.batchDims }) },
-  gather: { c: 'gather', ref: (d, i, a) => refGather(d, a.axis, i, a.opts), lib: (d, i, a) => gather(d, a.axis, i, a.opts) },
+  gather: { ref: (d, i, a) => refGather(d, a.axis, i, a.opts), lib: (d, i, a) => gather(d, a.axis, i, a.opts) },
 };
 
 // A random valid call of op: float32 data, int32 indices (about one case in eight with a bad one).
@@ -112,10 +112,10 @@ function guestCall(g, h, op, { data, indices, a }, outLength) {
   const dPtr = at(data.data.byteLength), iPtr = at(indices.data.byteLength), oPtr = at(outLength * 4);
   h.bytes().set(new Uint8Array(data.data.buffer), dPtr);
   h.bytes().set(new Uint8Array(indices.data.buffer), iPtr);
-  const call = { op, names: OP_NAMES[op], c: OPS[op].c, axis: a.axis, batchDims: a.batchDims, elemSize: 4,
-    mode: a.opts.outOfRange, negative: a.opts.negativeIndices,
-    data: { shape: data.shape, ptr: dPtr },
-    indices: { shape: indices.shape, kind: 'I32', ptr: iPtr, Type: Int32Array, length: indices.data.length } };
+  const call = { desc: opNamed(op), attrs: { axis: a.axis ?? 0, batch_dims: a.batchDims ?? 0 },
+    mode: a.opts.outOfRange ?? 'error', negative: a.opts.negativeIndices ?? 'wrap',
+    tensors: { data: { shape: data.shape, dtype: 'F32', ptr: dPtr },
+      indices: { shape: indices.shape, kind: 'I32', dtype: 'I32', ptr: iPtr, Type: Int32Array, length: indices.data.length } } };
   const shape = plan(g, call);
   run(g, call, oPtr);
   return { shape, data: new Float32Array(h.memory.buffer, oPtr, outLength).slice(), oPtr };

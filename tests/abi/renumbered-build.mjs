@@ -1,6 +1,9 @@
 // A build in which every number C and JS share differs from the real one: a copy of the sources
 // whose src/wasm_gather.h renumbers every status (WG_OK stays 0), argument code, index type,
-// out-of-range mode, negative-index policy, quant type and scale type, and whose src/ops.def lists the ops in reverse, built (the Node glues of both
+// out-of-range mode, negative-index policy, quant type and scale type, whose src/ops.def lists
+// the ops in reverse, whose src/call.def lists the tensor slots and the attributes in reverse
+// (so every field of the call record moves) and whose src/call.h lists the element types in
+// reverse but NONE (0: a record zeroed by wg_call_init has no tensors), built (the Node glues of both
 // variants) into a package-shaped folder with an unchanged copy of js/. tests/abi.test.mjs runs
 // the error, bad-input and seed suites against it: they pass only if JS holds none of the numbers.
 // Usage: node tests/abi/renumbered-build.mjs  (prints the folder; rebuilt when an input changed)
@@ -44,6 +47,15 @@ function build() {
   const lines = readFileSync(ops, 'utf8').split('\n');
   const opLines = lines.filter((l) => l.startsWith('WG_OP('));
   writeFileSync(ops, [...lines.filter((l) => !l.startsWith('WG_OP(')), ...opLines.reverse()].join('\n') + '\n');
+  const call = join(sources, 'src', 'call.def');
+  const callLines = readFileSync(call, 'utf8').split('\n');
+  const listed = (kind) => callLines.filter((l) => l.startsWith(`WG_${kind}(`));
+  writeFileSync(call, [...callLines.filter((l) => !/^WG_(TENSOR|ATTR)\(/.test(l)), ...listed('TENSOR').reverse(), ...listed('ATTR').reverse()].join('\n') + '\n');
+  const callH = join(sources, 'src', 'call.h');
+  writeFileSync(callH, readFileSync(callH, 'utf8').replace(/(#define WG_DTYPES\(X\)\s*\\\n)([\s\S]*?)\n\n/, (whole, head, list) => {
+    const entries = list.match(/X\(\w+, \d+\)/g);
+    return `${head}  ${[entries[0], ...entries.slice(1).reverse()].join(' ')}\n\n`;
+  }));
   cmakeBuild(buildDir, { source: sources, targets: LIBRARY.filter(({ from }) => from.endsWith('.cjs')).map(({ from }) => from) });
   for (const dir of ['dist', 'js']) mkdirSync(join(out, dir), { recursive: true });
   for (const { from, to } of LIBRARY) copyFileSync(join(buildDir, from), join(out, 'dist', to));

@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "op.h" /* the offsets mode (check_offsets) */
+#include "call.h" /* the offsets mode (check_offsets) */
 #include "wasm_gather.h"
 
 /* WG_FUZZ_OP names the op (take, gather_nd, gather or gather_block_quantized: a line of
@@ -26,7 +26,7 @@
 #define WG_FUZZ_OP take
 #endif
 enum {
-#define WG_OP(name) OP_##name,
+#define WG_OP(name, ...) OP_##name,
 #include "ops.def"
 #undef WG_OP
 };
@@ -432,24 +432,21 @@ static void check_offsets(wg_pool* pool, const call* c, size_t data_bytes, const
                           const void* idx, int32_t axis, int32_t bd, size_t elem,
                           wg_index_type itype, wg_status want_st, const uint8_t* want,
                           size_t out_bytes, const wg_error_info* want_err) {
-  size_t nblocks = SIZE_MAX, shape[2 * WG_MAX_RANK], rank;
-  wg_op_args a = {.data_shape = c->P, .data_rank = c->pr, .index_shape = c->I,
-                  .index_rank = c->ir, .axis = axis, .batch_dims = bd, .elem_size = elem,
-                  .indices = idx, .index_type = itype, .mode = (wg_oob_mode)c->mode,
-                  .negative_indices = c->negative, .out_blocks = &nblocks};
-  wg_error_info err;
-  wg_status st = FUZZ_OP == OP_take ? wg_take_shape_args(&a, shape, &rank, &err)
-                 : FUZZ_OP == OP_gather_nd ? wg_gather_nd_shape_args(&a, shape, &rank, &err)
-                                          : wg_gather_shape_args(&a, shape, &rank, &err);
-  if (st != WG_OK || nblocks == SIZE_MAX) FAIL("offsets mode: shape query status %d", st);
+  wg_call rec;
+  wg_status st = wg_call_indexed(&rec, FUZZ_OP, NULL, elem, c->P, c->pr, idx, itype, c->I, c->ir,
+                                 (wg_oob_mode)c->mode, (wg_negative_mode)c->negative, NULL);
+  rec.attrs[WG_ATTR_axis] = axis;
+  rec.attrs[WG_ATTR_batch_dims] = bd;
+  if (st == WG_OK) st = wg_call_shape(&rec);
+  size_t nblocks = rec.tensors[WG_TENSOR_offsets].shape[0];
+  if (st != WG_OK) FAIL("offsets mode: shape query status %d", st);
   if (out_bytes && (!nblocks || out_bytes % nblocks)) FAIL("%zu blocks for %zu bytes", nblocks, out_bytes);
   size_t* off = malloc((nblocks + 1) * sizeof *off);
   if (!off) abort();
-  a.offsets = off;
-  memset(&err, 0x77, sizeof err);
-  st = FUZZ_OP == OP_take ? wg_take_run_args(pool, &a, &err)
-       : FUZZ_OP == OP_gather_nd ? wg_gather_nd_run_args(pool, &a, &err)
-                                : wg_gather_run_args(pool, &a, &err);
+  rec.tensors[WG_TENSOR_offsets].ptr = off;
+  memset(&rec.err, 0x77, sizeof rec.err);
+  st = wg_call_run(pool, &rec);
+  wg_error_info err = rec.err;
   if (st != want_st) FAIL("offsets mode: status %d, reference %d", st, want_st);
   if (st == WG_ERR_INDEX_OUT_OF_RANGE) check_error_report(&err, want_err);
   if (st == WG_OK && out_bytes) {

@@ -6,6 +6,7 @@
 // where load() may build large tensors (the shape-only seeds), so it runs only when chosen.
 // gatherBlockQuantized's presets also give its scales ({ data, shape }: a Float32Array, or
 // float16 / bfloat16 bits as attrs.scaleType says) and zero points (or null).
+import { opNamed } from '../../js/ops/index.mjs';
 import { encodeScales } from './quantized.mjs';
 
 const I32 = Int32Array;
@@ -129,13 +130,15 @@ export function presets(seedExamples) {
   const list = seedExamples.map((ex, i) => ({
     id: `seed-${i}`, op: ex.op, title: ex.title, source: ex.source, seed: ex, seedIndex: i,
     load() {
-      const [data, a1, a2] = ex.args;
-      const indices = ex.op === 'gather' ? a2 : a1;
+      // The arguments by their parameter names in the op's descriptor (js/ops/).
+      const desc = opNamed(ex.op);
+      const arg = (name) => { const i = desc.params.indexOf(name); return i < 0 ? undefined : ex.args[i]; };
+      const data = arg(desc.names.data), indices = arg(desc.names.indices), scales = arg('scales');
       // Large shape-only tensors are not copied: the editor never changes them in place.
-      const attrs = attrsOf(ex.opts, ex.op === 'gather' ? a1 : undefined);
-      if (ex.op !== 'gatherBlockQuantized') return { data, indices, attrs };
-      if (!(a2.data instanceof Float32Array) && !ex.opts?.scaleType) attrs.scaleType = 'float16';
-      return { data, indices, attrs, scales: a2, zeroPoints: ex.opts?.zeroPoints ?? null };
+      const attrs = attrsOf(ex.opts, arg('dim'));
+      if (!scales) return { data, indices, attrs };
+      if (!(scales.data instanceof Float32Array) && !ex.opts?.scaleType) attrs.scaleType = 'float16';
+      return { data, indices, attrs, scales, zeroPoints: ex.opts?.zeroPoints ?? null };
     },
   }));
   STARTERS.forEach((s, i) => list.push({

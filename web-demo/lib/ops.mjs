@@ -1,12 +1,9 @@
 // One call of the chosen op with the editor's attributes, and the same call as code.
 import { caller } from '../../common/op-caller.mjs';
+import { OPS, opNamed } from '../../js/ops/index.mjs';
 
-export const NAMES = {
-  gather: { data: 'input', indices: 'index' },
-  gatherND: { data: 'params', indices: 'indices' },
-  take: { data: 'params', indices: 'indices' },
-  gatherBlockQuantized: { data: 'data', indices: 'indices' },
-};
+/** What each op calls its tensors (its descriptor's names, js/ops/). */
+export const NAMES = Object.fromEntries(OPS.map((d) => [d.name, d.names]));
 
 export const QUANTIZED = 'gatherBlockQuantized';
 
@@ -32,18 +29,27 @@ export function callQuantized(api, { data, indices, scales, zeroPoints, attrs })
   return api.gatherBlockQuantized(data, indices, scales, quantOpts(attrs, zeroPoints));
 }
 
+// The editor's attributes that are options of some op, and their defaults.
+const OPTION_DEFAULTS = { axis: 0, batchDims: 0 };
+
 /** The options object the op takes (only what differs from the defaults). */
 function optsOf(op, attrs) {
   const o = {};
-  if (op === 'take' && attrs.axis !== 0) o.axis = attrs.axis;
-  if (op !== 'gather' && attrs.batchDims !== 0) o.batchDims = attrs.batchDims;
+  for (const name of opNamed(op).options) {
+    if (name in OPTION_DEFAULTS && attrs[name] !== OPTION_DEFAULTS[name]) o[name] = attrs[name];
+  }
   if (attrs.outOfRange !== 'error') o.outOfRange = attrs.outOfRange;
   return o;
 }
 
+// The op's positional parameters besides opts: its two tensors, and attributes (gather's dim).
+const positional = (op) => opNamed(op).params.slice(0, -1);
+const isTensor = (op, p) => p === NAMES[op].data || p === NAMES[op].indices;
+
 /** Runs api[op] on data and indices (tensors or resident tensors); extra goes into opts. */
 export function callOp(api, op, data, indices, attrs, extra = {}) {
-  const opts = op === 'gather' ? { dim: attrs.dim, ...optsOf(op, attrs) } : optsOf(op, attrs);
+  const opts = optsOf(op, attrs);
+  for (const p of positional(op)) if (!isTensor(op, p)) opts[p] = attrs[p];
   return caller(api, { op, opts }, extra)(data, indices);
 }
 
@@ -58,5 +64,6 @@ export function callText(op, attrs, zeroPoints = null) {
   const o = optsOf(op, attrs);
   const opts = Object.keys(o).length
     ? `, { ${Object.entries(o).map(([k, v]) => `${k}: ${JSON.stringify(v).replace(/"/g, "'")}`).join(', ')} }` : '';
-  return op === 'gather' ? `gather(${n.data}, ${attrs.dim}, ${n.indices}${opts})` : `${op}(${n.data}, ${n.indices}${opts})`;
+  const args = positional(op).map((p) => (isTensor(op, p) ? p : String(attrs[p])));
+  return `${op}(${args.join(', ')}${opts})`;
 }

@@ -1,7 +1,6 @@
-#include "block_job.h"
+#include "stage_copy.h"
 
 #include "index_resolve.h"
-#include "parallel.h"
 
 /* Resolves blocks j .. j + k of a segment (k <= WG_SEGMENT) into their source offsets (every
  * out-of-range mode). Returns 0 at a bad index in WG_OOB_ERROR mode. */
@@ -13,7 +12,7 @@ static inline int resolve_blocks(const wg_block_job* job, const wg_segment* seg,
   for (size_t c = 0; c < job->depth; ++c) {
     wg_status st = wg_resolve_indices(job->indices, job->index_type,
                                       seg->first + j * job->depth + c, job->depth, k,
-                                      job->dim_sizes[c], seg->base, job->scales[c], job->mode,
+                                      job->dim_sizes[c], seg->base, job->strides[c], job->mode,
                                       job->negative, c > 0, off);
     if (st != WG_OK) return 0;
   }
@@ -34,7 +33,7 @@ static int copy_general(const wg_block_job* job, const wg_segment* seg, size_t j
   return 1;
 }
 
-/* The offsets mode (op.h): the same resolution, written to job->offsets from block q on. */
+/* The offsets mode: the same resolution, written to job->offsets from block q on. */
 static int plan_general(const wg_block_job* job, const wg_segment* seg, size_t q) {
   for (size_t j = 0; j < seg->count;) {
     size_t k = seg->count - j < WG_SEGMENT ? seg->count - j : WG_SEGMENT;
@@ -44,10 +43,9 @@ static int plan_general(const wg_block_job* job, const wg_segment* seg, size_t q
   return 1;
 }
 
-static void run_blocks(void* ctx, size_t start, size_t count) {
-  wg_block_job* job = ctx;
+static int run_blocks(void* ctx, size_t start, size_t count) {
+  const wg_block_job* job = ctx;
   for (size_t q = start, end = start + count; q < end;) {
-    if (atomic_load_explicit(&job->failed, memory_order_relaxed)) return;
     wg_segment seg;
     job->map(job, q, end - q, &seg);
     int ok;
@@ -59,35 +57,37 @@ static void run_blocks(void* ctx, size_t start, size_t count) {
       if (job->kernels.fused) {
         const uint8_t* idx = (const uint8_t*)job->indices + seg.first * wg_index_bytes(job->index_type);
         done = job->kernels.fused(dst, job->src + seg.base, idx, seg.count, job->depth,
-                                  job->dim_sizes, job->scales, seg.ramp);
+                                  job->dim_sizes, job->strides, seg.ramp);
       }
       ok = done == seg.count || copy_general(job, &seg, done, dst);
     }
-    if (!ok) {
-      atomic_store(&job->failed, 1);
-      return;
-    }
+    if (!ok) return 0;
     q += seg.count;
   }
+  return 1;
 }
 
-wg_status wg_block_job_run(wg_pool* pool, wg_block_job* job, wg_error_info* err) {
-  size_t total = job->nblocks * job->block_bytes; /* the op checked it does not overflow */
-  atomic_init(&job->failed, 0);
-  if (total > 0) {
-    job->kernels = wg_pick_kernels(job->block_bytes, job->index_type, job->depth);
-    /* The fused kernels wrap negative indices; the general path knows the policy. (The offsets
-     * mode uses no kernel: plan_general.) */
-    if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
-    size_t tile = WG_TILE_BYTES / job->block_bytes;
-    /* Small jobs run on the caller alone: waking the pool costs more than it saves. */
-    wg_parallelize_1d(total < wg_pool_parallel_threshold(pool) ? NULL : pool, run_blocks, job,
-                      job->nblocks, tile ? tile : 1);
-  }
-  int scan = job->mode == WG_OOB_ERROR && (total == 0 || atomic_load(&job->failed));
-  if (scan && wg_find_bad_index(job->indices, job->index_type, job->negative, job->index_count,
-                                job->depth, job->dim_sizes, job->first_dim, err)) {
-    return WG_ERR_INDEX_OUT_OF_RANGE;
-  }
+static wg_status bind_blocks(void* ctx, const wg_call* c) {
+  wg_block_job* job = ctx;
+  job->src = c->tensors[WG_TENSOR_data].ptr;
+  job->dst = c->tensors[WG_TENSOR_out].ptr;
+  job->offsets = c->tensors[WG_TENSOR_offsets].ptr;
+  job->indices = c->tensors[WG_TENSOR_indices].ptr;
+  job->index_type = (wg_index_type)wg_index_type_of(c->tensors[WG_TENSOR_indices].dtype);
+  job->mode = (wg_oob_mode)c->attrs[WG_ATTR_out_of_range];
+  job->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
+  job->kernels = wg_pick_kernels(job->block_bytes, job->index_type, job->depth);
+  /* The fused kernels wrap negative indices; the general path knows the policy. (The offsets
+   * mode uses no kernel: plan_general.) */
+  if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
   return WG_OK;
+}
+
+const wg_stage_kind wg_stage_block_copy = {bind_blocks, run_blocks};
+
+void wg_plan_block_copy(wg_plan* plan, wg_block_job* job, size_t first_dim) {
+  size_t total = job->nblocks * job->block_bytes; /* the output's size: the engine checks it fits */
+  plan->check = (wg_index_check){.depth = job->depth, .dim_sizes = job->dim_sizes, .first_dim = first_dim};
+  plan->offsets_blocks = job->nblocks;
+  if (total) wg_plan_stage(plan, &wg_stage_block_copy, job, job->nblocks, wg_tile_for(job->block_bytes));
 }

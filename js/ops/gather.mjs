@@ -1,0 +1,28 @@
+// gather: torch.gather / ONNX GatherElements (src/op_gather.c).
+import { defineOp } from '../call.mjs';
+import { dataTensor, indexTensor, integerArg } from '../tensor.mjs';
+
+const desc = {
+  name: 'gather',
+  c: 'gather',
+  params: ['input', 'dim', 'index', 'opts'],
+  tensors: { data: 'input', indices: 'index' },
+  attributes: ['axis'],
+  axis: 'dim',
+  options: [],
+  read: (s, [input, , index]) => ({ data: dataTensor('gather', 'input', input, s), indices: indexTensor('gather', 'index', index, s) }),
+  attrs(o, t, s, [, dim]) {
+    if (dim === undefined) throw new TypeError('gather: dim is required (the axis to gather along)');
+    return { attrs: { axis: integerArg('gather', 'dim', dim) } };
+  },
+};
+export default desc;
+
+/**
+ * torch.gather / ONNX GatherElements: out[i][j][k] = input[i][index[i][j][k]][k] for dim 1, and
+ * so on. opts: { outOfRange?, negativeIndices?, out?, resident? }
+ */
+export const gather = defineOp(desc);
+
+/** ONNX's name for gather (torch.gather); gatherND is already ONNX's GatherND. */
+export const gatherElements = gather;

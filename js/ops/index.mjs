@@ -1,0 +1,33 @@
+// Every op's descriptor, once (the JS side's src/ops.def): what derives from the ops (the
+// TensorFlow.js adapter, the demo, common/op-caller.mjs, the tests) reads this list. An op's
+// public function is exported by the entry points (js/index.mjs, js/index.cjs).
+import gatherBlockQuantized from './gather-block-quantized.mjs';
+import gatherND from './gather-nd.mjs';
+import gather from './gather.mjs';
+import take from './take.mjs';
+
+export const OPS = [take, gatherND, gather, gatherBlockQuantized];
+
+/** The descriptor of the op named `name` in the API, or undefined. */
+export const opNamed = (name) => OPS.find((d) => d.name === name);
+
+/**
+ * Checks the descriptors against the module's own list (js/abi.mjs: src/ops.def's masks): every
+ * op has a descriptor that takes exactly its tensors (but those the plan writes) and attributes
+ * (but the policies). Throws, saying the builds differ, otherwise.
+ */
+export function checkOps(abi) {
+  const PLANNED = ['out', 'offsets', 'workspace'], POLICIES = ['out_of_range', 'negative_indices'];
+  const same = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
+  for (const [c, o] of Object.entries(abi.ops)) {
+    const d = OPS.find((x) => x.c === c);
+    const tensors = [...o.tensors].filter((r) => !PLANNED.includes(r)), attrs = [...o.attrs].filter((a) => !POLICIES.includes(a));
+    if (!d || !same(Object.keys(d.tensors), tensors) || !same(d.attributes, attrs)) {
+      throw new Error(`init: the wasm module's op ${c} (tensors ${tensors.join(', ')}; attributes ${attrs.join(', ')}) ` +
+        `has ${d ? 'another descriptor' : 'no descriptor'} in js/ops/: its .wasm and the JS files come from different builds of wasm-gather`);
+    }
+  }
+  for (const d of OPS) {
+    if (!abi.ops[d.c]) throw new Error(`init: the wasm module has no op ${d.c}: its .wasm and the JS files come from different builds of wasm-gather`);
+  }
+}

@@ -1,0 +1,197 @@
+/* The engine's entry: a call record (src/call.h) is planned by its op (src/op.h), once, and the
+ * plan run by the runner (runner.c). The checks every call gets around its op's own rules are
+ * here: the op and its tensors' ranks before the plan, the output's rank after it (the runner
+ * checks the rest: runner.c). */
+#include "call.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "op.h"
+
+static const struct {
+  const wg_op_def* def;
+  uint32_t tensors, attrs; /* src/ops.def's masks */
+} ops[WG_OP_COUNT] = {
+#define WG_OP(name, tensors, attrs) {&wg_op_##name, (tensors), (attrs)},
+#include "ops.def"
+#undef WG_OP
+};
+
+static const wg_arg tensor_args[WG_TENSOR_COUNT] = {
+#define WG_TENSOR(role, arg) arg,
+#define WG_ATTR(name, dflt)
+#include "call.def"
+#undef WG_TENSOR
+#undef WG_ATTR
+};
+
+static const unsigned dtype_bits[WG_DTYPE_COUNT] = {
+#define WG_DTYPE_BITS(name, bits) bits,
+    WG_DTYPES(WG_DTYPE_BITS)
+#undef WG_DTYPE_BITS
+};
+
+unsigned wg_dtype_bits(int32_t dtype) {
+  return dtype >= 0 && dtype < WG_DTYPE_COUNT ? dtype_bits[dtype] : 0;
+}
+
+wg_dtype wg_dtype_of_width(size_t bytes) {
+  switch (bytes) {
+    case 1: return WG_DTYPE_U8;
+    case 2: return WG_DTYPE_U16;
+    case 4: return WG_DTYPE_U32;
+    case 8: return WG_DTYPE_U64;
+    default: return WG_DTYPE_NONE;
+  }
+}
+
+uint32_t wg_op_tensors(int32_t op) { return op >= 0 && op < WG_OP_COUNT ? ops[op].tensors : 0; }
+
+static int takes(const wg_call* c, int role) { return (ops[c->op].tensors >> role) & 1; }
+
+/* Everything but the addresses: the op's rules, then the output's rank and size. */
+static wg_status plan_call(wg_call* c, wg_plan* plan) {
+  wg_error_info* err = &c->err;
+  if (c->op < 0 || c->op >= WG_OP_COUNT) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
+    if (r == WG_TENSOR_out || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || !takes(c, r)) {
+      continue; /* written by the plan */
+    }
+    if (c->tensors[r].rank > WG_MAX_RANK) {
+      return wg_fail(err, WG_ERR_MAX_RANK, tensor_args[r], -1, (int64_t)c->tensors[r].rank, WG_MAX_RANK);
+    }
+  }
+  memset(plan, 0, sizeof *plan);
+  wg_status st = ops[c->op].def->plan(c, plan, err);
+  if (st != WG_OK) return st;
+  if (plan->out_rank > WG_MAX_RANK) {
+    return wg_fail(err, WG_ERR_MAX_RANK, WG_ARG_OUT, -1, (int64_t)plan->out_rank, WG_MAX_RANK);
+  }
+  return WG_OK;
+}
+
+static void set_shape1(wg_tensor* t, size_t n) {
+  t->rank = 1;
+  t->shape[0] = n;
+}
+
+wg_status wg_call_shape(wg_call* c) {
+  c->planned = 0;
+  wg_plan* plan = (wg_plan*)(void*)c->plan.words;
+  wg_status st = plan_call(c, plan);
+  if (st != WG_OK) return st;
+  wg_tensor* out = &c->tensors[WG_TENSOR_out];
+  out->rank = plan->out_rank;
+  memcpy(out->shape, plan->out_shape, plan->out_rank * sizeof *out->shape);
+  set_shape1(&c->tensors[WG_TENSOR_offsets], plan->offsets_blocks);
+  set_shape1(&c->tensors[WG_TENSOR_workspace], plan->workspace_bytes);
+  c->planned = c->op + 1;
+  return WG_OK;
+}
+
+wg_status wg_call_run(wg_pool* pool, wg_call* c) {
+  wg_plan* plan = (wg_plan*)(void*)c->plan.words;
+  int planned = c->op >= 0 && c->planned == c->op + 1;
+  c->planned = 0; /* a plan serves one run */
+  if (!planned) {
+    wg_status st = plan_call(c, plan);
+    if (st != WG_OK) return st;
+  }
+  return wg_run_plan(pool, plan, c, &c->err);
+}
+
+/* ---- the public API's wrappers (src/op_<name>.c) ---- */
+
+void wg_call_init(wg_call* c, int32_t op) {
+  memset(c, 0, offsetof(wg_call, plan));
+  c->op = op;
+  const int32_t defaults[WG_ATTR_COUNT] = {
+#define WG_TENSOR(role, arg)
+#define WG_ATTR(name, dflt) (int32_t)(dflt),
+#include "call.def"
+#undef WG_TENSOR
+#undef WG_ATTR
+  };
+  memcpy(c->attrs, defaults, sizeof defaults);
+}
+
+wg_status wg_call_tensor(wg_call* c, int role, const void* ptr, int32_t dtype, const size_t* shape,
+                         size_t rank) {
+  wg_tensor* t = &c->tensors[role];
+  t->ptr = (void*)(uintptr_t)ptr;
+  t->dtype = dtype;
+  t->rank = rank;
+  if (rank && !shape) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  if (rank > WG_MAX_RANK) {
+    return wg_fail(&c->err, WG_ERR_MAX_RANK, tensor_args[role], -1, (int64_t)rank, WG_MAX_RANK);
+  }
+  if (rank) memcpy(t->shape, shape, rank * sizeof *shape);
+  return WG_OK;
+}
+
+static void copy_err(const wg_call* c, wg_error_info* err) {
+  if (err) *err = c->err;
+}
+
+wg_status wg_call_failed(const wg_call* c, wg_status st, wg_error_info* err) {
+  copy_err(c, err);
+  return st;
+}
+
+static int32_t index_dtype(wg_index_type type) {
+  switch (type) {
+    case WG_INDEX_I32: return WG_DTYPE_I32;
+    case WG_INDEX_U32: return WG_DTYPE_U32;
+    case WG_INDEX_I64: return WG_DTYPE_I64;
+    case WG_INDEX_U64: return WG_DTYPE_U64;
+    default: return WG_DTYPE_NONE;
+  }
+}
+
+wg_status wg_call_indexed(wg_call* c, int32_t op, const void* data, size_t elem_size,
+                          const size_t* data_shape, size_t data_rank, const void* indices,
+                          wg_index_type index_type, const size_t* index_shape, size_t index_rank,
+                          wg_oob_mode mode, wg_negative_mode negative, void* out) {
+  wg_call_init(c, op);
+  c->attrs[WG_ATTR_out_of_range] = (int32_t)mode;
+  c->attrs[WG_ATTR_negative_indices] = (int32_t)negative;
+  c->tensors[WG_TENSOR_out].ptr = out;
+  if ((data_rank && !data_shape) || (index_rank && !index_shape)) {
+    return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
+  wg_status st = wg_call_tensor(c, WG_TENSOR_data, data, wg_dtype_of_width(elem_size), data_shape,
+                                data_rank);
+  if (st != WG_OK) return st;
+  return wg_call_tensor(c, WG_TENSOR_indices, indices, index_dtype(index_type), index_shape,
+                        index_rank);
+}
+
+wg_status wg_call_shape_out(wg_call* c, size_t* out_shape, size_t* out_rank, wg_error_info* err) {
+  wg_status st = wg_call_shape(c);
+  if (st == WG_OK && (!out_shape || !out_rank)) {
+    st = wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_OUT, -1, -1, -1);
+  }
+  if (st != WG_OK) {
+    copy_err(c, err);
+    return st;
+  }
+  const wg_tensor* out = &c->tensors[WG_TENSOR_out];
+  memcpy(out_shape, out->shape, out->rank * sizeof *out_shape);
+  *out_rank = out->rank;
+  return WG_OK;
+}
+
+wg_status wg_call_run_api(wg_pool* pool, wg_call* c, wg_error_info* err) {
+  wg_status st = wg_call_shape(c);
+  void* workspace = NULL;
+  if (st == WG_OK && c->tensors[WG_TENSOR_workspace].shape[0]) {
+    workspace = malloc(c->tensors[WG_TENSOR_workspace].shape[0]); /* malloc's alignment: 16 */
+    if (!workspace) st = wg_fail(&c->err, WG_ERR_OUT_OF_MEMORY, WG_ARG_NONE, -1, -1, -1);
+    c->tensors[WG_TENSOR_workspace].ptr = workspace;
+  }
+  if (st == WG_OK) st = wg_call_run(pool, c);
+  free(workspace);
+  if (st != WG_OK) copy_err(c, err);
+  return st;
+}

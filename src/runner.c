@@ -1,0 +1,88 @@
+/* The one runner (XNNPACK's xnn_run_operator): executes any op's plan (src/op.h). It owns what
+ * every run shares: the output's byte size, the index type and policies, the addresses, the
+ * workspace, the parallel threshold, the failure flag the stages stop at, and the report of the first bad index. */
+#include <stdatomic.h>
+
+#include "index_resolve.h"
+#include "op.h"
+#include "parallel.h"
+
+/* One stage on the pool: its tiles, stopped once any of them met a bad index. */
+typedef struct stage_run {
+  const wg_stage* stage;
+  atomic_int failed;
+} stage_run;
+
+static void run_tile(void* ctx, size_t start, size_t count) {
+  stage_run* r = ctx;
+  if (atomic_load_explicit(&r->failed, memory_order_relaxed)) return;
+  if (!r->stage->kind->run(r->stage->job, start, count)) atomic_store(&r->failed, 1);
+}
+
+static int present(const wg_tensor* t) { return t->dtype != WG_DTYPE_NONE; }
+
+/* Every address the run reads or writes is set: the indices whenever there are any (the
+ * out-of-range scan reads them), the other inputs and the output when the output is not empty
+ * (in the offsets mode, the offsets instead of the data and the output), the workspace when the
+ * plan asks for one. */
+static int addresses_set(const wg_plan* plan, const wg_call* c, size_t out_count, int offsets_mode) {
+  uint32_t takes = wg_op_tensors(c->op);
+  for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
+    const wg_tensor* t = &c->tensors[r];
+    if (!((takes >> r) & 1) || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || t->ptr) continue;
+    if (r == WG_TENSOR_indices) {
+      if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
+    } else if (out_count && !offsets_mode && (r == WG_TENSOR_out || present(t))) {
+      return 0;
+    }
+  }
+  const wg_tensor* ws = &c->tensors[WG_TENSOR_workspace];
+  return !plan->workspace_bytes ||
+         (ws->ptr && (uintptr_t)ws->ptr % (plan->workspace_align ? plan->workspace_align : 1) == 0);
+}
+
+wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err) {
+  size_t out_count = wg_prod(plan->out_shape, 0, plan->out_rank);
+  size_t elem_bytes = (wg_dtype_bits(plan->out_dtype) + 7) / 8;
+  if (out_count == SIZE_MAX || (out_count != 0 && elem_bytes > SIZE_MAX / out_count)) {
+    return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
+  }
+  size_t out_bytes = out_count * elem_bytes;
+  /* the index type and the policies (an op without indices has none) */
+  uint32_t takes = wg_op_tensors(c->op);
+  if (((takes >> WG_TENSOR_indices) & 1) &&
+      (wg_index_type_of(c->tensors[WG_TENSOR_indices].dtype) < 0 ||
+       !wg_oob_mode_valid((wg_oob_mode)c->attrs[WG_ATTR_out_of_range]) ||
+       !wg_negative_mode_valid(c->attrs[WG_ATTR_negative_indices]))) {
+    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
+  int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr;
+  if (!addresses_set(plan, c, out_count, offsets_mode)) {
+    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
+  for (size_t i = 0; i < plan->nstages; ++i) {
+    wg_status st = plan->stages[i].kind->bind(plan->stages[i].job, c);
+    if (st != WG_OK) return wg_fail(err, st, WG_ARG_NONE, -1, -1, -1);
+  }
+  /* Small calls run on the caller alone: waking the pool costs more than it saves. */
+  wg_pool* p = out_bytes < wg_pool_parallel_threshold(pool) ? NULL : pool;
+  int failed = 0;
+  for (size_t i = 0; i < plan->nstages && !failed; ++i) {
+    stage_run r = {.stage = &plan->stages[i]};
+    atomic_init(&r.failed, 0);
+    if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, r.stage->tile);
+    failed = atomic_load(&r.failed);
+  }
+  /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and
+   * looked for when the output is empty: no stage looked then). */
+  const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
+  if (plan->check.dim_sizes && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR &&
+      (failed || out_count == 0) &&
+      wg_find_bad_index(idx->ptr, (wg_index_type)wg_index_type_of(idx->dtype),
+                        (wg_negative_mode)c->attrs[WG_ATTR_negative_indices],
+                        wg_prod(idx->shape, 0, idx->rank), plan->check.depth,
+                        plan->check.dim_sizes, plan->check.first_dim, err)) {
+    return WG_ERR_INDEX_OUT_OF_RANGE;
+  }
+  return WG_OK;
+}

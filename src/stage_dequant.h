@@ -1,0 +1,59 @@
+/* The dequantization, a kind of stage (src/op.h): slices of a block-quantized table, gathered
+ * and dequantized. The output is outer * count slices (outer = prod of the logical dims before
+ * the gather axis, count = the indices), each a run of `inner` consecutive logical elements of
+ * the table: slice (o, i) is elements [(o * axis_size + indices[i]) * inner, + inner). A run is
+ * dequantized a block at a time (one scale and one zero point each) by the kernels of
+ * dequant_kernels.h, in parallel over slices. Code number p of the table is logical element p in
+ * both packings (uint8 rows hold whole bytes), so only the scales and zero points need the block
+ * arithmetic. The layouts: https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md */
+#ifndef WG_STAGE_DEQUANT_H
+#define WG_STAGE_DEQUANT_H
+
+#include "dequant_kernels.h"
+#include "op.h"
+
+/* Blocks whose scales and zero points are read into arrays at once: a row's, or this many. */
+#define WG_ROW_BLOCKS 64
+
+/* Where a block's zero point comes from. */
+typedef enum wg_zp_kind {
+  WG_ZP_DEFAULT, /* none given: 2^(bits-1) for uint8, 0 for 4-bit */
+  WG_ZP_BYTES,   /* uint8 bits 8: one byte per scale */
+  WG_ZP_ROWS,    /* uint8 bits 2/4: 8 / bits a byte along the last axis, each row starting on a byte */
+  WG_ZP_NIBBLES, /* uint4/int4: two a byte, flat over all the scales */
+} wg_zp_kind;
+
+typedef struct wg_dequant_job {
+  /* set by the op's plan */
+  size_t outer;     /* prod(logical dims before the gather axis) */
+  size_t axis_size; /* the logical gather dim */
+  size_t count;     /* indices */
+  size_t inner;     /* prod(logical dims after the gather axis): elements per slice */
+  /* element p's block: scales[(p / (qlen * post) * nblk + (p / post) % qlen / block) * post + p % post] */
+  size_t qlen, post, nblk, block;
+  unsigned bits;
+  int is_signed;
+  wg_zp_kind zp_kind;
+  int32_t default_zp;
+  size_t zp_row_bytes; /* WG_ZP_ROWS */
+  wg_scale_type scale_type;
+  size_t out_size;      /* bytes per output value */
+  wg_dequant_fn kernel; /* picked once per call */
+  int whole_rows;       /* slices are whole rows of at most WG_ROW_BLOCKS blocks: dequant_rows */
+  /* bound from the call by the runner */
+  const uint8_t* data;
+  const void* scales;
+  const uint8_t* zp;
+  uint8_t* out;
+  const void* indices;
+  wg_index_type index_type;
+  wg_oob_mode mode;
+  wg_negative_mode negative;
+} wg_dequant_job;
+
+extern const wg_stage_kind wg_stage_dequant;
+
+/* Adds the job as the plan's stage, with its index check (the gather axis, first_dim). */
+void wg_plan_dequant(wg_plan* plan, wg_dequant_job* job, size_t first_dim);
+
+#endif
