@@ -53,7 +53,7 @@ test('every relative link in README.md and docs/*.md resolves', () => {
   assert.deepEqual(broken, []);
 });
 
-test('README.md and docs/ name no tracker numbers ("issue 13"): they say what the thing is', () => {
+test('README.md and docs/ name no tracker numbers (the word issue and a number): they say what the thing is', () => {
   const hits = [];
   for (const file of docs) {
     read(file).split('\n').forEach((line, i) => {
