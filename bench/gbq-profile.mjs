@@ -1,4 +1,4 @@
-// Where a gatherBlockQuantized call's time goes (issue 11). Each figure is the best of several
+// Where a gatherBlockQuantized call's time goes. Each figure is the best of several
 // interleaved rounds (a round: the mean of many calls), which resists this machine's noise.
 //   1. Q1's call against its parts: in-wasm with 0 indices (the fixed cost: JS wrapper, shape,
 //      call), 1 index, a new JS output array; take() of a float32 row of the same size and

@@ -1,12 +1,13 @@
-// The benchmark (issues 3, 11 and 12): every implementation on every workload of common/workloads.mjs
+// The benchmark: every implementation on every workload of common/workloads.mjs
 // (W: take/gatherND/gather; Q: gatherBlockQuantized; T: W1-W5 through tf.gather/tf.gatherND with
 // tfjs's stock kernels and with wasm-gather/tfjs), in one run, each output checked equal to the
-// reference before it is timed. Writes bench/results.json, bench/RESULTS.md and bench/ratios.svg,
-// nothing outside bench/.
+// reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
+// its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
 //        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W and T likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
-//        node bench/run.mjs --report-only   (the report again from bench/results.json)
+//        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
+//                                            committed bench/results.json and results-browser.json)
 //        npm run bench -- --browser    (W1-W5 in headless Chromium, isolated and not, with the
 //                                       in-page peers: bench/browser/; bench/results-browser.json)
 import { execFile } from 'node:child_process';
@@ -168,7 +169,10 @@ function sizes() {
 }
 
 // ---- main ----
-// The browser runs (bench/results-browser.json, from --browser), shown in RESULTS.md beside Node's.
+// Where the report goes.
+const REPORT_MD = here('../docs/benchmarks.md');
+const REPORT_SVG = here('../docs/ratios.svg');
+// The browser runs (bench/results-browser.json, from --browser), shown in the report beside Node's.
 function withBrowser(report) {
   try {
     report.browser = JSON.parse(readFileSync(here('./results-browser.json'), 'utf8'));
@@ -178,18 +182,18 @@ function withBrowser(report) {
   return report;
 }
 if (process.argv.includes('--report-only')) { // rewrite the report from the last results.json
-  writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), here('./RESULTS.md'), here('./ratios.svg'));
+  writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), REPORT_MD, REPORT_SVG);
   process.exit(0);
 }
-if (process.argv.includes('--browser')) { // the W workloads in headless Chromium (issue 13)
+if (process.argv.includes('--browser')) { // the W workloads in headless Chromium
   const { runBrowserBench } = await import('./browser/run.mjs');
   const t = performance.now();
   const runs = await runBrowserBench({ budgetMs: quick ? 60 : 200, log });
   const date = new Date().toISOString().slice(0, 10);
   for (const r of runs) r.page.date = date;
   writeFileSync(here('./results-browser.json'), JSON.stringify(runs, null, 1) + '\n');
-  writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), here('./RESULTS.md'), here('./ratios.svg'));
-  log(`wrote bench/results-browser.json and bench/RESULTS.md in ${((performance.now() - t) / 1000).toFixed(0)} s`);
+  writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), REPORT_MD, REPORT_SVG);
+  log(`wrote bench/results-browser.json and docs/benchmarks.md in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   process.exit(0);
 }
 // On these VMs the first touch of fresh memory costs about 3 ms per MiB, and whether a new
@@ -245,7 +249,7 @@ if (runs('Q')) {
 }
 
 if (runs('T')) {
-  // tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs (issue 12), on the W workloads.
+  // tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs, on the W workloads.
   const cases = makeWCases().map((c) => ({ ...c, suite: 'T' }));
   for (const g of await tfjsAdapterGroups()) await runGroup(g, cases, results);
   tWorkloads = workloadRows(cases);
@@ -273,5 +277,5 @@ const report = {
 };
 report.seconds = (performance.now() - t0) / 1000;
 writeFileSync(here('./results.json'), JSON.stringify(report, null, 1) + '\n');
-writeReport(withBrowser(report), here('./RESULTS.md'), here('./ratios.svg'));
-log(`wrote bench/results.json, bench/RESULTS.md and bench/ratios.svg in ${report.seconds.toFixed(0)} s`);
+writeReport(withBrowser(report), REPORT_MD, REPORT_SVG);
+log(`wrote bench/results.json, docs/benchmarks.md and docs/ratios.svg in ${report.seconds.toFixed(0)} s`);

@@ -1,4 +1,4 @@
-// The benchmark workloads (issue 3), generated from a fixed seed. bench/native/bench_native.c
+// The benchmark workloads (W1-W5), generated from a fixed seed. bench/native/bench_native.c
 // generates the same bytes with the same generator, so native and wasm outputs can be compared
 // by hash. float32 data, int32 indices, random valid indices.
 import { numel } from './shape.mjs';
@@ -97,7 +97,7 @@ export function fnv1a(view) {
   return (h >>> 0).toString(16).padStart(8, '0');
 }
 
-// ---- issue 11: gatherBlockQuantized on block-quantized embedding tables ----
+// ---- Q1-Q4: gatherBlockQuantized on block-quantized embedding tables ----
 // Tables are large (Q1/Q2's is 68 MB of codes and 17 MB of scales), so their bytes come from a
 // word-at-a-time xorshift32 fill, and a table shared by workloads (Q1 and Q2) is generated once.
 // Scales are positive and moderate (no overflow to Inf in float16); zero points are any bytes.

@@ -1,7 +1,7 @@
 // The browser benchmark's page (bench/browser/run.mjs opens it in headless Chromium, on a
 // cross-origin isolated page and on a plain one): W1-W5 with wasm-gather and, in the same page,
 // onnxruntime-web (wasm, data as an initializer) and TensorFlow.js's wasm backend (data tensor
-// kept), the in-browser peers of issue 13. Each output is checked bitwise against the reference
+// kept), the in-browser peers. Each output is checked bitwise against the reference
 // (common/reference.mjs) before it is timed; medians from common/timing.mjs, as in Node.
 import * as api from '../../js/index.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';

@@ -1,9 +1,9 @@
-// The browser benchmark (issue 13): `npm run bench -- --browser`. Bundles the in-page peers
+// The browser benchmark: `npm run bench -- --browser`. Bundles the in-page peers
 // (onnxruntime-web, tfjs-core with tfjs-backend-wasm) with esbuild into build/bench-browser/,
 // serves the repository (scripts/serve.mjs), and runs bench/browser/bench.html in Debian's
 // headless Chromium twice: on a cross-origin isolated page (wasm-gather simd-threaded and
 // onnxruntime-web at 2 threads) and on a plain page (simd, 1 thread). Writes
-// bench/results-browser.json; bench/RESULTS.md shows it as its B section (bench/lib/report.mjs).
+// bench/results-browser.json; docs/benchmarks.md shows it as its B section (bench/lib/report.mjs).
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import os from 'node:os';
 import { join } from 'node:path';

@@ -1,10 +1,12 @@
-// Turns bench/results.json's object into bench/RESULTS.md (a summary, the tables, ratios and the
-// issue's targets, each marked met or missed) and bench/ratios.svg (speed-ups over the fastest
-// peer). Nothing outside bench/ is written: README.md shows a copy of the summary.
-// Three suites: W (issue 3: take, gatherND, gather), Q (issue 11: gatherBlockQuantized) and T (issue
-// 12: tf.gather/tf.gatherND with tfjs's stock kernels and with wasm-gather/tfjs), each with its own
-// tables and targets; rows carry `suite` (absent in older results.json: W).
+// Turns bench/results.json's object (and bench/results-browser.json's runs) into docs/benchmarks.md
+// (how to run the benchmark, a summary, the tables, ratios and the benchmark targets, each marked
+// met or missed) and docs/ratios.svg (speed-ups over the fastest peer). That file is the one copy
+// of the figures: nothing else (README.md included) holds benchmark tables.
+// Three suites: W (take, gatherND, gather), Q (gatherBlockQuantized) and T (tf.gather/tf.gatherND
+// with tfjs's stock kernels and with wasm-gather/tfjs), each with its own tables and targets; rows
+// carry `suite` (absent in older results.json: W). B: the W workloads in Chromium.
 import { writeFileSync } from 'node:fs';
+import { dirname, relative } from 'node:path';
 
 const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
 const PEER_WORKLOADS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
@@ -32,7 +34,7 @@ function index(report) {
 /** Default configuration of init() on this machine: threaded, cores up to 4. */
 const defaultThreads = (report) => Math.min(4, report.machine.cores);
 
-/** Every target of issue 3: { name, value, met }. */
+/** The W targets (the benchmark's first set): { name, value, met }. */
 export function targets(report) {
   const { time, fastestPeer, wg } = index(report);
   const T = defaultThreads(report);
@@ -99,9 +101,54 @@ export function targets(report) {
   return out;
 }
 
-function markdown(report) {
-  const L = [];
-  L.push('# Benchmark results', '');
+// What the benchmark is and how to run it: the fixed text at the top of the report.
+const HOW = [
+  '# Benchmarks',
+  '',
+  'This file is written by `npm run bench` (`bench/run.mjs`, through `bench/lib/report.mjs`) from `bench/results.json` and ' +
+  '`bench/results-browser.json`: do not edit it by hand. `node bench/run.mjs --report-only` writes it again, with the chart ' +
+  '(`ratios.svg` beside it), from those two committed files without measuring anything; run twice, it gives the same bytes.',
+  '',
+  '## Running it',
+  '',
+  '- `npm run bench` builds, then runs every implementation on every workload (`common/workloads.mjs`) in one process, checks each ' +
+  'output bitwise against the reference (`common/reference.mjs`, `common/reference-quantized.mjs`) before timing it, and writes ' +
+  '`bench/results.json`, this file and its chart. `npm run bench -- --quick`: short budgets, a smoke test of the harness.',
+  '- `node bench/run.mjs --only Q` (or `W`, `T`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
+  'last `bench/results.json`, with their dates.',
+  '- `npm run bench -- --browser` (`bench/browser/`): W1-W5 in Debian\'s headless Chromium, on a cross-origin isolated page and on ' +
+  'a plain one, with onnxruntime-web and TensorFlow.js\'s wasm backend in the same page; writes `bench/results-browser.json` and ' +
+  'the B section below.',
+  '- `node bench/run.mjs --report-only`: this file again from the committed JSON.',
+  '',
+  'Workloads: W1 embedding lookup (`take`, [32000, 512] by 4096 rows), W2 `gatherND` slices with batch dims, W3 `gatherND` of ' +
+  'single elements, W4a/W4b `gather` (torch) along dim 1, W5 a tiny `take` (call overhead); Q1-Q4 `gatherBlockQuantized` on ' +
+  'block-quantized embedding tables; T: W1-W5 through TensorFlow.js\'s `tf.gather`/`tf.gatherND`.',
+  '',
+  'Implementations: wasm-gather `simd` and `simd-threaded` at 1 and 2 threads in several modes (below), the same C compiled ' +
+  'natively (`-O3`, one thread, `bench/native/`), one `memory.copy` of the output bytes (the bandwidth bound), plain JS loops, ' +
+  'onnxruntime-web (a one-node model per op built by `bench/peers/onnx-model.mjs`; data fed per run or as an initializer; 1 and 2 ' +
+  'threads) and TensorFlow.js with the cpu and wasm backends (tensors made per call or the data tensor kept; tfjs-wasm\'s gather ' +
+  'with batchDims is wrong, tensorflow/tfjs#8658, so W2 and W4 use `gatherND` on (batch, index) pairs there).',
+  '',
+  'Other tools, which write nothing here:',
+  '',
+  '- `node bench/threshold.mjs`: the C kernel alone for 1, 2 and 4 threads with the pool forced on, output sizes 1 KiB to 4 MiB: ' +
+  'where threads start to pay ([architecture](architecture.md#threads)).',
+  '- `node bench/copy-cost.mjs`: the per-block costs of the two one-shot paths, the table `COSTS` in `js/copy-plan.mjs` ' +
+  '([where the bytes move](architecture.md#where-the-bytes-move)).',
+  '- `node bench/heap.mjs`: peak wasm heap per call next to the bytes of inputs and output.',
+  '- `node bench/gbq-profile.mjs`: where a `gatherBlockQuantized` call\'s time goes.',
+  '- `node bench/native/check.mjs` and `node bench/peers/check.mjs`: the native driver\'s and the peers\' outputs against the ' +
+  'reference, one call each.',
+  '- `node bench/compare-builds.mjs <other checkout>`: this checkout\'s in-wasm times next to another built checkout\'s, both ' +
+  'loaded in one process and timed in alternating rounds, outputs compared bitwise.',
+  '',
+];
+
+function markdown(report, chart) {
+  const L = [...HOW];
+  L.push('## The run below', '');
   const dates = report.suiteDates ?? {};
   const mixed = Object.values(dates).some((d) => d !== report.date);
   L.push(`${report.date}, ${report.machine.cpu}, ${report.machine.cores} cores, Node ${report.machine.node}` +
@@ -110,17 +157,17 @@ function markdown(report) {
     '(`common/reference.mjs`, `common/reference-quantized.mjs`) before it was timed, then called for 100 ms before its ' +
     'samples were taken (a fresh wasm instance and the JS around it tier up meanwhile).' +
     (mixed ? ` This file joins runs of different dates (\`--only\`): ${Object.entries(dates).map(([k, d]) => `${k} workloads ${d}`).join(', ')}.` : ''), '');
-  if (report.workloads?.length) wMarkdown(report, L);
+  if (report.workloads?.length) wMarkdown(report, L, chart);
   if (report.browser?.length) bMarkdown(report.browser, L);
   if (report.qWorkloads?.length) qMarkdown(report, L);
   if (report.tWorkloads?.length) tMarkdown(report, L);
   return L.join('\n').trimEnd() + '\n';
 }
 
-function wMarkdown(report, L) {
+function wMarkdown(report, L, chart) {
   const { ok, time, fastestPeer, wg } = index(report);
   const W = report.workloads.map((w) => w.id);
-  L.push('# W: take, gatherND, gather (issue 3)', '');
+  L.push('# W: take, gatherND, gather', '');
   L.push('Float32 data, int32 indices, random valid indices.', '');
   L.push('Modes: **one-shot**: TypedArrays in, a new TypedArray out, everything copied per call (peers: inputs fed per run, ' +
     'tensors created and the output downloaded per call). **resident**: the data is in the library\'s memory ' +
@@ -134,7 +181,8 @@ function wMarkdown(report, L) {
     'implementation alike: on these VMs first-touching fresh memory costs about 3 ms per MiB, and whether a new output ' +
     'array got fresh pages depended on the heap\'s history, which made one-shot figures swing up to 8x between runs.', '');
   L.push('## Summary', '', summary(report), '');
-  if (report.qWorkloads?.length) L.push('Q workloads (gatherBlockQuantized, issue 11): see [the Q summary](#summary-q).', '');
+  if (chart) L.push(`![Speed-up over the fastest peer in the same mode, per workload](${chart})`, '');
+  if (report.qWorkloads?.length) L.push('Q workloads (gatherBlockQuantized): see [the Q summary](#summary-q).', '');
   L.push('## Workloads', '', '| id | workload | output | indices |', '| --- | --- | --- | --- |');
   for (const w of report.workloads) L.push(`| ${w.id} | ${w.title} | ${fmtBytes(w.outBytes)} | ${fmtBytes(w.indexBytes)} |`);
   L.push('', '## Median time per call (ms) and GB/s ((output + index bytes) / time)', '');
@@ -166,10 +214,10 @@ function wMarkdown(report, L) {
   row('resident: 1 thread / 2 threads', (w) => time(wg('simd-threaded', 1, 'resident'), w) / time(wg('simd-threaded', 2, 'resident'), w));
   L.push('', 'Fastest peer per workload: ' + W.map((w) => `${w} resident ${fastestPeer('resident', w)?.impl ?? '–'}, one-shot ${fastestPeer('one-shot', w)?.impl ?? '–'}`).join('; ') + '.');
 
-  L.push('', '## Targets (issue 3)', '', '| target | measured | met |', '| --- | --- | --- |');
+  L.push('', '## Targets (W)', '', '| target | measured | met |', '| --- | --- | --- |');
   for (const t of targets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
 
-  L.push('', '## Targets (issue 13: move each byte once; Node)', '', '| target | measured | met |', '| --- | --- | --- |');
+  L.push('', '## Targets (move each byte once; Node)', '', '| target | measured | met |', '| --- | --- | --- |');
   for (const t of targets13(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
 
   L.push('', '## Peak wasm heap per call (simd-threaded)', '', '| workload | mode | peak allocated by the call | data + indices + output | wasm memory |', '| --- | --- | ---: | ---: | ---: |');
@@ -230,7 +278,7 @@ function svg(report) {
   return e.join('\n') + '\n';
 }
 
-/** The summary README.md copies: median ms of the main rows, and the targets. */
+/** The W summary: median ms of the main rows, and the targets. */
 function summary(report) {
   const { time, fastestPeer, wg } = index(report);
   const T = defaultThreads(report);
@@ -250,19 +298,21 @@ function summary(report) {
   line('fastest peer, one-shot', (w) => fastestPeer('one-shot', w)?.ms);
   line('fastest peer, resident', (w) => fastestPeer('resident', w)?.ms);
   line('plain JS loops', (w) => time('plain JS loops', w));
-  L.push('', '| target (issue 3) | measured | met |', '| --- | --- | --- |');
+  L.push('', '| target (W) | measured | met |', '| --- | --- | --- |');
   for (const t of targets(report)) L.push(`| ${t.name} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
-  L.push('', '| target (issue 13) | measured | met |', '| --- | --- | --- |');
+  L.push('', '| target (move each byte once) | measured | met |', '| --- | --- | --- |');
   for (const t of targets13(report)) L.push(`| ${t.name} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
   return L.join('\n');
 }
 
+/** Writes the report to mdPath and its chart to svgPath (linked from the report by a relative path). */
 export function writeReport(report, mdPath, svgPath) {
-  writeFileSync(mdPath, markdown(report));
-  if (report.workloads?.length) writeFileSync(svgPath, svg(report));
+  const chart = report.workloads?.length ? relative(dirname(mdPath), svgPath).split('\\').join('/') : undefined;
+  writeFileSync(mdPath, markdown(report, chart));
+  if (chart) writeFileSync(svgPath, svg(report));
 }
 
-// ---- B: the W workloads in Chromium (issue 13; bench/browser/) ----
+// ---- B: the W workloads in Chromium (bench/browser/) ----
 
 /** Per page kind: the fastest in-page peer's resident time over wasm-gather's, per workload. */
 function bRatios(run, mode) {
@@ -272,7 +322,7 @@ function bRatios(run, mode) {
   return PEER_WORKLOADS.map((w) => peer(w) / mine(w));
 }
 
-/** Issue 13's target in Chromium: { name, value, met, detail }. */
+/** The move-each-byte-once target in Chromium: { name, value, met, detail }. */
 export function bTargets(browser) {
   const isolated = browser.find((r) => r.page.crossOriginIsolated);
   if (!isolated) return [];
@@ -283,7 +333,7 @@ export function bTargets(browser) {
 
 function bMarkdown(browser, L) {
   const W = [...new Set(browser.flatMap((r) => r.rows.map((x) => x.workload)))];
-  L.push('# B: the W workloads in Chromium (issue 13)', '',
+  L.push('# B: the W workloads in Chromium', '',
     'From `npm run bench -- --browser` (bench/browser/): Debian\'s headless Chromium runs bench/browser/bench.html on a cross-origin ' +
     'isolated page and on a plain one, with onnxruntime-web (wasm, the data as an initializer) and TensorFlow.js\'s wasm backend ' +
     '(the data tensor kept) in the same page. Each output checked bitwise against the reference before timing; medians of samples ' +
@@ -304,13 +354,13 @@ function bMarkdown(browser, L) {
   }
   const targets = bTargets(browser);
   if (targets.length) {
-    L.push('| target (issue 13, browser) | measured | met |', '| --- | --- | --- |');
+    L.push('| target (move each byte once, browser) | measured | met |', '| --- | --- | --- |');
     for (const t of targets) L.push(`| ${t.name} (${t.detail}) | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
     L.push('');
   }
 }
 
-// ---- Q: gatherBlockQuantized (issue 11) ----
+// ---- Q: gatherBlockQuantized ----
 
 const round16 = (n) => (n + 15) & ~15;
 const MEMCOPY = 'memory.copy of the output bytes (wasm)';
@@ -326,7 +376,7 @@ function qIndex(report) {
   return { ok, row, time, ort, wg };
 }
 
-/** Issue 13's targets: { name, value, met, detail }. */
+/** The move-each-byte-once targets (Node): { name, value, met, detail }. */
 export function targets13(report) {
   const { time, fastestPeer, wg } = index(report);
   const T = defaultThreads(report);
@@ -353,7 +403,7 @@ export function targets13(report) {
   return out;
 }
 
-/** The targets of issue 11: { name, value, met, detail }. */
+/** The Q targets: { name, value, met, detail }. */
 export function qTargets(report) {
   const { time, ort, wg, row } = qIndex(report);
   const T = defaultThreads(report);
@@ -393,7 +443,7 @@ export function qTargets(report) {
   return out;
 }
 
-/** The Q summary (README.md copies it): medians, ratios and targets. */
+/** The Q summary: medians, ratios and targets. */
 function qSummary(report) {
   const { time, ort, wg } = qIndex(report);
   const T = defaultThreads(report);
@@ -419,7 +469,7 @@ function qSummary(report) {
   ratio('plain JS loop / wasm-gather, output to JS (new array)', (w) => time(JS_Q, w) / time(wg('simd-threaded', T, 'resident-new'), w));
   ratio('in-wasm throughput / memory.copy bound', (w) => time(MEMCOPY, w) / time(wg('simd-threaded', T, 'in-wasm'), w));
   ratio('in-wasm: 1 thread / 2 threads', (w) => time(wg('simd-threaded', 1, 'in-wasm'), w) / time(wg('simd-threaded', 2, 'in-wasm'), w));
-  L.push('', '| target (issue 11) | measured | met |', '| --- | --- | --- |');
+  L.push('', '| target (Q) | measured | met |', '| --- | --- | --- |');
   for (const t of qTargets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
   return L.join('\n');
 }
@@ -428,7 +478,7 @@ function qMarkdown(report, L) {
   const { ok, row, wg } = qIndex(report);
   const T = defaultThreads(report);
   const Q = report.qWorkloads.map((w) => w.id);
-  L.push('# Q: gatherBlockQuantized (issue 11)', '');
+  L.push('# Q: gatherBlockQuantized', '');
   L.push('Block-quantized embedding tables (seeded random codes, positive scales, random zero points), int32 indices uniform over ' +
     'the rows. Every output was checked bitwise equal to `refGatherBlockQuantized` (`common/reference-quantized.mjs`, computed ' +
     'for the gathered rows only) before it was timed. Resident table everywhere: wasm-gather `upload()`s the codes, scales and zero ' +
@@ -468,7 +518,7 @@ function qMarkdown(report, L) {
   if (!ok.length) L.push('No Q results.', '');
 }
 
-// ---- T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs (issue 12) ----
+// ---- T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs ----
 
 const T_BACKENDS = ['cpu', 'wasm'];
 
@@ -481,7 +531,7 @@ function tIndex(report) {
   return { ok, row, time, ratio };
 }
 
-/** The targets of issue 12's benchmark: { name, value, met, detail }. */
+/** The T targets: { name, value, met, detail }. */
 export function tTargets(report) {
   const { ratio } = tIndex(report);
   const W = report.tWorkloads.map((w) => w.id);
@@ -513,14 +563,14 @@ function tSummary(report) {
   line('speed-up on wasm, stock (workaround) / adapter (tf.gather with batchDims)', (w) => fmtX(time('wasm', 'stock', w) / time('wasm', 'adapter', w, true)));
   L.push('', '(¹) W2, W4a, W4b only: the adapter makes tf.gather with batchDims right on the wasm backend (tfjs#8658), so an ' +
     'application can drop the gatherND-on-tuples workaround the stock rows need.');
-  L.push('', '| target (issue 12) | measured | met |', '| --- | --- | --- |');
+  L.push('', '| target (T) | measured | met |', '| --- | --- | --- |');
   for (const t of tTargets(report)) L.push(`| ${t.name}${t.detail ? ` (${t.detail})` : ''} | ${t.value} | ${t.met ? 'yes' : '**no**'} |`);
   return L.join('\n');
 }
 
 function tMarkdown(report, L) {
   const { ok } = tIndex(report);
-  L.push('# T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs (issue 12)', '');
+  L.push('# T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs', '');
   L.push('The W workloads through TensorFlow.js 4.22 (`@tensorflow/tfjs-core` with `tfjs-backend-cpu`, and `tfjs-backend-wasm`: ' +
     'SIMD, no threads in Node), once with the backends\' own GatherV2/GatherNd kernels and once after ' +
     '`registerKernels(tf, { backends: [backend] })` of `wasm-gather/tfjs` (wasm-gather as `init()` configures it by default). ' +

@@ -99,7 +99,7 @@ export function wasmGatherGroups(cores) {
   }));
 }
 
-// ---- gatherBlockQuantized (issue 11's Q workloads) ----
+// ---- gatherBlockQuantized (the Q workloads) ----
 // The table, its scales and zero points are uploaded once per group and table (int4/uint4 tables
 // and zero points with upload(t, { quantType })), kept until the group ends. Modes:
 //   resident-new: indices from JS, a new output array per call (as onnxruntime-web returns its).

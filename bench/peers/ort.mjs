@@ -3,7 +3,7 @@
 //   one-shot: data and indices are both graph inputs, fed on every run.
 //   resident: data is an initializer of the model, so it is copied into ORT once, at setup.
 // Each mode runs with 1 and with 2 threads.
-// quantizedPeers(): com.microsoft.GatherBlockQuantized (issue 11's Q workloads), the table, scales
+// quantizedPeers(): com.microsoft.GatherBlockQuantized (the Q workloads), the table, scales
 // and zero points as initializers, the indices the only input: resident mode only.
 import { createRequire, register } from 'node:module';
 import { pathToFileURL } from 'node:url';

@@ -1,4 +1,4 @@
-// The T suite (issue 12, "Benchmark"): tf.gather / tf.gatherND on W1-W5 through TensorFlow.js's
+// The T suite: tf.gather / tf.gatherND on W1-W5 through TensorFlow.js's
 // stock kernels and through wasm-gather/tfjs (js/tfjs.mjs: registerKernels), on tfjs's 'cpu' and
 // 'wasm' backends. The same application code in both: the data tensor is made once and kept (an
 // embedding table), per call the indices tensor is made from the int32 array, the op runs, the
