@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import api, { dispose, gather, gatherND, heapStats, init, take, upload } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
-import { expectError, f32, i32, snapshot, validCallWorks } from './expect-error.mjs';
+import { expectError, f32, i32, snapshot, validCallWorks } from './lib/expect-error.mjs';
 import { bytesOf, sameBytes } from '../common/bytes.mjs';
 import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
 

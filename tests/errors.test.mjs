@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import api, { dispose, gather, gatherND, init, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API (as expect-error.mjs)
-import { expectError, f32, i32 } from './expect-error.mjs';
+import { expectError, f32, i32 } from './lib/expect-error.mjs';
 
 const gatherBlockQuantized = (...args) => api.gatherBlockQuantized(...args);
 // uint8 4 bits, stored [3, 8] = logical [3, 16], blockSize 16: scales [3, 1]

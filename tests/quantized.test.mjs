@@ -22,9 +22,9 @@ import { bytesOf, sameBytes } from '../common/bytes.mjs';
 import { rawIndex, refTake } from '../common/reference.mjs';
 import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
 import { numel } from '../common/shape.mjs';
-import { describeCase, randomBytes, randomCase, randomScales, reference, refOpts } from './quantized-cases.mjs';
-import { runOrt, session } from './quantized-ort.mjs';
-import { INDEX_LIMITS } from './random-cases.mjs';
+import { describeCase, randomBytes, randomCase, randomScales, reference, refOpts } from './lib/quantized-cases.mjs';
+import { runOrt, session } from './lib/quantized-ort.mjs';
+import { INDEX_LIMITS } from './lib/random-cases.mjs';
 import { Rng, hashString } from './rng.mjs';
 import api from './tested-api.mjs';
 

@@ -7,7 +7,7 @@
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { refOps } from '../common/reference.mjs';
-import { OPS, runCase, stats } from './random-cases.mjs';
+import { OPS, runCase, stats } from './lib/random-cases.mjs';
 import api, { copyPlan } from './tested-api.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape);

@@ -16,10 +16,10 @@
 // library must throw a RangeError whenever the reference does (also when the output is empty:
 // every index is checked) and match it otherwise.
 
-import { bytesOf, sameBytes } from '../common/bytes.mjs';
-import { refOps } from '../common/reference.mjs';
-import { numel } from '../common/shape.mjs';
-import { Rng, hashString } from './rng.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+import { refOps } from '../../common/reference.mjs';
+import { numel } from '../../common/shape.mjs';
+import { Rng, hashString } from '../rng.mjs';
 
 export const OPS = ['gather', 'gatherND', 'take'];
 

@@ -19,9 +19,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runNode } from './asan-wasm/child.mjs';
+import { runNode } from './child.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const API = join(root, 'build', 'asan', 'js', 'index.mjs');
 const SECONDS = Number(process.env.WG_WASM_FUZZ_SECONDS ?? 20);
 const SEED = process.env.WG_WASM_FUZZ_SEED ?? '1';

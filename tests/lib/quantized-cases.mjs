@@ -4,9 +4,9 @@
 // case, and random scale and byte makers. Portable (tests/fixtures/runtime-smoke.mjs runs its
 // cases in Bun, Deno and workerd); the onnxruntime session of a case is in tests/quantized-ort.mjs.
 // (Not named *.test.mjs: node --test tests/ would run it as a test file.)
-import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
-import { numel } from '../common/shape.mjs';
-import { Rng } from './rng.mjs';
+import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { numel } from '../../common/shape.mjs';
+import { Rng } from '../rng.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // A case: the reference's arguments; the model is built from the same bytes.

@@ -6,11 +6,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import * as api from '../js/index.mjs';
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
-import { Rng } from './rng.mjs';
-import { checkCall, randomCall } from './fixtures/soak-cases.mjs';
-import { validCallWorks } from './expect-error.mjs';
+import * as api from '../../js/index.mjs';
+import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
+import { Rng } from '../rng.mjs';
+import { checkCall, randomCall } from './cases.mjs';
+import { validCallWorks } from '../lib/expect-error.mjs';
 
 const CALLS = Number(process.env.WG_SOAK_CALLS ?? 100000);
 // Slack for one-time allocations of the pool's threads on first use (tens of bytes).
@@ -40,7 +40,7 @@ test('calls interleaved from async tasks and from worker_threads, each worker wi
     { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }, // every call split over the pool
   ];
   const workers = configs.map((config, k) => new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./fixtures/soak-worker.mjs', import.meta.url), { workerData: { config, seed: 1000 + k, calls: 3000 } });
+    const w = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { config, seed: 1000 + k, calls: 3000 } });
     w.once('message', resolve);
     w.once('error', reject);
     w.once('exit', (code) => code && reject(new Error(`worker exited with ${code}`)));

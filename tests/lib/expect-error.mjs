@@ -2,7 +2,7 @@
 // throws the right class with the right message, the caller's arrays are unchanged, the wasm
 // heap is back where it was, and a valid call right after returns the right result.
 import assert from 'node:assert/strict';
-import { heapStats, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { heapStats, take } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 
 export const f32 = (n, shape) => ({ data: Float32Array.from({ length: n }, (_, i) => i + 1), shape });
 export const i32 = (values, shape) => ({ data: Int32Array.from(values), shape });

@@ -9,10 +9,10 @@ import { after, before, describe, test } from 'node:test';
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
-import { refGatherND, refTake } from '../common/reference.mjs';
-import { heapStats } from '../js/index.mjs';
-import { kernelStats, registerKernels, unregisterKernels } from '../js/tfjs.mjs';
-import { Rng } from './rng.mjs';
+import { refGatherND, refTake } from '../../common/reference.mjs';
+import { heapStats } from '../../js/index.mjs';
+import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
+import { Rng } from '../rng.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
 const DTYPES = ['float32', 'int32', 'bool'];

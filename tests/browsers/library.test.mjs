@@ -17,13 +17,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../scripts/serve.mjs';
-import { packAndInstall } from './package/install.mjs';
-import { buildWithWebpack } from './package/webpack-build.mjs';
-import { checkSmokeCounts, smokeSummary } from './package/smoke-result.mjs';
-import { ENGINES, TIMEOUT_MS, expectedInit, launchEngine, openPage, pageLog, skipReason } from './browsers/engines.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+import { packAndInstall } from '../package/install.mjs';
+import { buildWithWebpack } from '../package/webpack-build.mjs';
+import { checkSmokeCounts, smokeSummary } from '../package/smoke-result.mjs';
+import { ENGINES, TIMEOUT_MS, expectedInit, launchEngine, openPage, pageLog, skipReason } from './engines.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RANDOM_CASES = 500;
 
 /** Raw GET with an unnormalised path (fetch would normalise "..") */
@@ -192,7 +192,7 @@ for (const engine of ENGINES) {
       // where threads run the threaded build with 2 threads (pool forced on too).
       test(`random cases vs reference, ${label}`, { skip, timeout: 4 * TIMEOUT_MS }, async (t) => {
         const state = await open({
-          isolation, urlPath: `/tests/browser/random.html?cases=${RANDOM_CASES}&threaded=${threaded ? 1 : 0}`,
+          isolation, urlPath: `/tests/browsers/random.html?cases=${RANDOM_CASES}&threaded=${threaded ? 1 : 0}`,
           until: () => ['done', 'error'].includes(document.body.dataset.status),
           read: () => ({ status: document.body.dataset.status, ...window.__randomResults }),
         });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 test('without its dependencies, npm test stops at once with the command to run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wg-fresh-'));
