@@ -14,7 +14,7 @@
 //   - the benchmark panel runs a small workload and shows numbers;
 //   - a screenshot per engine is written to build/demo-screenshot-<engine>.png.
 //
-//   node --test tests/demo.test.mjs           (BROWSERS=webkit to run some engines)
+//   node --test tests/browsers/demo.test.mjs           (BROWSERS=webkit to run some engines)
 //
 // Needs the engines (engines.mjs names the apt packages) and a built dist/ (node scripts/build.mjs).
 // A missing engine's tests are skipped, except under CI (env CI set), where they fail.

@@ -3,9 +3,9 @@
 // shared memory), cross-origin isolated and not: the seeded random cases against the reference,
 // then the packed package on a page with an import map, in dedicated Web Workers, and bundled by
 // Vite and by webpack 5. What each engine runs (variant, threads) and warns is asserted from the
-// engine's expectations. (The demo page has its own test: tests/demo.test.mjs.)
+// engine's expectations. (The demo page has its own test: tests/browsers/demo.test.mjs.)
 //
-//   node --test tests/browser.test.mjs          (BROWSERS=firefox,webkit to run some engines)
+//   node --test tests/browsers/library.test.mjs          (BROWSERS=firefox,webkit to run some engines)
 //
 // Needs the engines from Debian (see engines.mjs: apt-get install chromium firefox-esr
 // webkit2gtk-driver xvfb xauth) and a built library in dist/ (`node scripts/build.mjs`). A missing
@@ -188,7 +188,7 @@ for (const engine of ENGINES) {
         return smokeSummary(`${where}, ${what}`, smoke.result);
       }
 
-      // The seeded random cases of tests/random.test.mjs against the same reference: simd, and
+      // The seeded random cases of tests/lib/random-suite.mjs against the same reference: simd, and
       // where threads run the threaded build with 2 threads (pool forced on too).
       test(`random cases vs reference, ${label}`, { skip, timeout: 4 * TIMEOUT_MS }, async (t) => {
         const state = await open({
@@ -208,7 +208,7 @@ for (const engine of ENGINES) {
       });
 
       // The packed package: each page runs its README example and the smoke suite
-      // (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference,
+      // (tests/package/smoke.mjs: seed examples, 300 random cases against the reference,
       // and gatherBlockQuantized's cases).
       test(`the packed package on a page with an import map, ${label}`, { skip, timeout: 2 * TIMEOUT_MS }, async (t) => {
         const { app } = await packedApps();

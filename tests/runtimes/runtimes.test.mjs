@@ -4,7 +4,7 @@
 // require, Bun (threads through the Node glue), Deno (the web glue, one thread), Cloudflare's
 // workerd and Vercel's edge-runtime (a precompiled module, no compiling), and tsc on a consumer.
 // Each runs the README example for it (tests/package/app/) and the smoke suite
-// (tests/fixtures/runtime-smoke.mjs: every seed example with documented data, 300 seeded random
+// (tests/package/smoke.mjs: every seed example with documented data, 300 seeded random
 // cases against the reference, one error, dispose); processes must exit by themselves.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,8 +1,8 @@
-// Soak and concurrency (issue 5): 100,000 mixed calls with the wasm heap checked for growth;
+// Soak and concurrency: 100,000 mixed calls with the wasm heap checked for growth;
 // calls interleaved from async code and from worker_threads that each run their own instance;
 // sizes around the thread threshold and the kernels' switch points, bitwise equal at 1, 2 and 4
 // threads; and a request larger than wasm memory can give. Every result is compared with
-// common/reference.mjs (calls from tests/fixtures/soak-cases.mjs).
+// common/reference.mjs (calls from tests/soak/cases.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';

@@ -1,6 +1,6 @@
 // Resident tensors: upload once, use as data or indices, results kept in wasm memory or written
 // into a resident opts.out; what each costs in wasm heap; errors; the FinalizationRegistry.
-// (Seeded random cases also run through these paths: tests/random-cases.mjs.)
+// (Seeded random cases also run through these paths: tests/lib/random-cases.mjs.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

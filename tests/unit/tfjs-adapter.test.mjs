@@ -1,4 +1,4 @@
-// wasm-gather/tfjs on TensorFlow.js's cpu and wasm backends: tfjs's own bugs (issue 12), seeded
+// wasm-gather/tfjs on TensorFlow.js's cpu and wasm backends: the out-of-range indices tfjs's own kernels miss, seeded
 // random tf.gather / tf.gatherND against the JS reference (common/reference.mjs) for float32,
 // int32 and bool with batchDims and empty tensors, unregisterKernels giving the original kernels
 // back, and nothing left behind: tf.memory(), the backend's data ids, wasm-gather's heap.

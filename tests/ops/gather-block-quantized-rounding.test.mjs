@@ -7,9 +7,9 @@
 // the vector one, which only runs in wasm.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { f16ToF32, f32ToBf16, f32ToF16 } from '../common/reference-quantized.mjs';
-import api from './tested-api.mjs';
-import { Rng } from './rng.mjs';
+import { f16ToF32, f32ToBf16, f32ToF16 } from '../../common/reference-quantized.mjs';
+import api from '../tested-api.mjs';
+import { Rng } from '../rng.mjs';
 
 const { init, dispose, gatherBlockQuantized } = api;
 before(() => init({ variant: 'simd' }));

@@ -3,11 +3,11 @@
 // onnxruntime-web 1.30 refuses or does differently (docs/gather-block-quantized.md).
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { bytesOf, sameBytes } from '../common/bytes.mjs';
-import { refTake } from '../common/reference.mjs';
-import { f16ToF32, f32ToBf16, refGatherBlockQuantized } from '../common/reference-quantized.mjs';
-import { describeCase, randomCase, reference, refOpts } from './lib/quantized-cases.mjs';
-import { runOrt, session } from './lib/quantized-ort.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+import { refTake } from '../../common/reference.mjs';
+import { f16ToF32, f32ToBf16, refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { describeCase, randomCase, reference, refOpts } from '../lib/quantized-cases.mjs';
+import { runOrt, session } from '../lib/quantized-ort.mjs';
 
 const CASES = 48;
 

@@ -1,7 +1,7 @@
-// gatherBlockQuantized (issue 11) against the plain-JS reference (common/reference-quantized.mjs)
+// gatherBlockQuantized (ONNX GatherBlockQuantized) against the plain-JS reference (common/reference-quantized.mjs)
 // bit for bit, on seeded random cases, large tables, edge cases and resident tensors, in both
 // variants at 1, 2 and 4 threads; and against onnxruntime-web's default wasm build, bit for bit,
-// on cases it accepts (tests/quantized-cases.mjs).
+// on cases it accepts (tests/lib/quantized-cases.mjs).
 //
 // WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs), so the suite runs
 // against the ASan build too; WG_QUANTIZED_CASES sets the random cases per configuration.
@@ -18,15 +18,17 @@
 // wasm heap did not grow.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { bytesOf, sameBytes } from '../common/bytes.mjs';
-import { rawIndex, refTake } from '../common/reference.mjs';
-import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
-import { numel } from '../common/shape.mjs';
-import { describeCase, randomBytes, randomCase, randomScales, reference, refOpts } from './lib/quantized-cases.mjs';
-import { runOrt, session } from './lib/quantized-ort.mjs';
-import { INDEX_LIMITS } from './lib/random-cases.mjs';
-import { Rng, hashString } from './rng.mjs';
-import api from './tested-api.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+import { rawIndex, refTake } from '../../common/reference.mjs';
+import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { numel } from '../../common/shape.mjs';
+import { describeCase, randomBytes, randomCase, randomScales, reference, refOpts } from '../lib/quantized-cases.mjs';
+import { runOrt, session } from '../lib/quantized-ort.mjs';
+import { INDEX_LIMITS } from '../lib/random-cases.mjs';
+import { Rng, hashString } from '../rng.mjs';
+import api from '../tested-api.mjs';
+import { describeErrors, expectError, i32 } from '../lib/expect-error.mjs';
+import { badInputSuite } from '../lib/bad-inputs.mjs';
 
 const OP = 'gatherBlockQuantized';
 const gbq = (...args) => api.gatherBlockQuantized(...args);
@@ -635,3 +637,84 @@ describe(`${OP} vs onnxruntime-web (default wasm build, wasm EP, one thread), bi
     }
   });
 });
+
+// ---------------------------------------------------------------------------------------------
+// The documented error messages: class, message, and nothing lost (tests/lib/expect-error.mjs).
+
+const gatherBlockQuantized = (...args) => api.gatherBlockQuantized(...args);
+// uint8 4 bits, stored [3, 8] = logical [3, 16], blockSize 16: scales [3, 1]
+const q8 = () => ({ data: new Uint8Array(24), shape: [3, 8] });
+const q4 = () => ({ data: new Uint8Array(24), shape: [3, 16] }); // int4/uint4 logical [3, 16]
+const qs = (shape = [3, 1]) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)).fill(1), shape });
+
+describeErrors('errors', () => {
+  test("opts.negativeIndices 'error': a negative index is refused as negative, the first bad index in row-major order", () => {
+    const neg = { negativeIndices: 'error' };
+    expectError(gatherBlockQuantized, [q8(), i32([0, -3], [2]), qs(), { blockSize: 16, ...neg }], RangeError,
+      /^gatherBlockQuantized: indices\[1\] = -3 is negative, and opts\.negativeIndices is 'error' \(valid indices: 0 <= i < 3\)$/);
+  });
+
+  test('gatherBlockQuantized rules', () => {
+    const G = gatherBlockQuantized;
+    expectError(G, [q8(), i32([0], [1]), qs(), { blockSize: 16, bits: 3 }], RangeError,
+      /^gatherBlockQuantized: opts\.bits 3 is not valid for quantType 'uint8' \(uint8 codes have 2, 4 or 8 bits; uint4 and int4 codes have 4\)$/);
+    expectError(G, [q4(), i32([0], [1]), qs(), { blockSize: 16, quantType: 'int4', bits: 8 }], RangeError,
+      /^gatherBlockQuantized: opts\.bits 8 is not valid for quantType 'int4'/);
+    expectError(G, [q8(), i32([0], [1]), qs([3, 1]), { blockSize: 24 }], RangeError,
+      /^gatherBlockQuantized: opts\.blockSize 24 must be a power of 2, at least 16$/);
+    expectError(G, [q8(), i32([0], [1]), qs([1, 16]), { blockSize: 16, quantizeAxis: 0 }], RangeError,
+      /^gatherBlockQuantized: opts\.quantizeAxis 0 must be the last axis \(1\) for quantType 'uint8', whose codes are packed along it$/);
+    expectError(G, [q4(), i32([0], [1]), qs(), { blockSize: 16, quantType: 'uint4', quantizeAxis: 2 }], RangeError,
+      /^gatherBlockQuantized: opts\.quantizeAxis 2 is out of range for data of rank 2 \(expected -2 <= opts\.quantizeAxis < 2\)$/);
+    expectError(G, [q8(), i32([0], [1]), qs([3, 2]), { blockSize: 16 }], RangeError,
+      /^gatherBlockQuantized: scales\.shape\[1\] is 2 but must be 1 \(the data's logical shape with dimension quantizeAxis divided by blockSize, rounded up\)$/);
+    expectError(G, [q4(), i32([0], [1]), qs([3, 16]), { blockSize: 16, quantType: 'int4', quantizeAxis: 0 }], RangeError,
+      /^gatherBlockQuantized: scales\.shape\[0\] is 3 but must be 1 \(the data's logical shape/);
+    expectError(G, [q8(), i32([0], [1]), qs([3]), { blockSize: 16 }], RangeError,
+      /^gatherBlockQuantized: scales has rank 1 but must have the data's rank, 2$/);
+    expectError(G, [{ data: new Uint8Array(3 * 32), shape: [3, 32] }, i32([0], [1]), qs([3, 4]), { blockSize: 16, zeroPoints: { data: new Uint8Array(12), shape: [3, 4] } }], RangeError,
+      /^gatherBlockQuantized: opts\.zeroPoints\.shape\[1\] is 4 but must be 2 \(the scales' shape, with the last dimension divided by the codes a byte holds \(8 \/ bits\), rounded up, for quantType 'uint8' of 2 or 4 bits\)$/);
+    expectError(G, [q8(), i32([0], [1]), qs(), { blockSize: 16, zeroPoints: { data: new Uint8Array(3), shape: [1, 3] } }], RangeError,
+      /^gatherBlockQuantized: opts\.zeroPoints\.shape\[0\] is 1 but must be 3/);
+    expectError(G, [{ data: new Uint8Array(24), shape: [3, 15] }, i32([0], [1]), qs(), { blockSize: 16, quantType: 'int4' }], RangeError,
+      /^gatherBlockQuantized: data\.data has 24 elements but data\.shape \[3, 15\] needs 23 \(two 4-bit codes a byte, rounded up\)$/);
+    expectError(G, [q4(), i32([0], [1]), qs(), { blockSize: 16, quantType: 'uint4', zeroPoints: { data: new Uint8Array(3), shape: [3, 1] } }], RangeError,
+      /^gatherBlockQuantized: opts\.zeroPoints\.data has 3 elements but opts\.zeroPoints\.shape \[3, 1\] needs 2 \(two 4-bit codes a byte, rounded up\)$/);
+    expectError(G, [q8(), i32([0], [1]), qs(), { blockSize: 16, gatherAxis: 2 }], RangeError,
+      /^gatherBlockQuantized: opts\.gatherAxis 2 is out of range for data of rank 2 \(expected -2 <= opts\.gatherAxis < 2\)$/);
+    expectError(G, [q8(), i32([0], [1]), qs(), { blockSize: 16, scaleType: 'bfloat16' }], TypeError,
+      /^gatherBlockQuantized: opts\.scaleType 'bfloat16' does not match scales\.data, a Float32Array \(float32 scales are a Float32Array; float16 or bfloat16 bits a Uint16Array\)$/);
+    expectError(G, [{ data: new Int8Array(24), shape: [3, 8] }, i32([0], [1]), qs(), { blockSize: 16 }], TypeError,
+      /^gatherBlockQuantized: data\.data must be a Uint8Array/);
+    expectError(G, [q8(), i32([0, 1, 2, 3], [2, 2]), qs(), { blockSize: 16 }], RangeError,
+      /^gatherBlockQuantized: indices\[1, 1\] = 3 is out of range for dimension 0 of data, which has size 3 \(valid indices: -3 <= i < 3; opts\.outOfRange 'zero' or 'clamp' accept it\)$/);
+    expectError(G, [q8(), { data: new BigInt64Array([0n, -(2n ** 40n)]), shape: [2] }, qs(), { blockSize: 16, gatherAxis: 1 }], RangeError,
+      /^gatherBlockQuantized: indices\[1\] = -1099511627776 is out of range for dimension 1 of data, which has size 16/);
+    expectError(G, [q8(), { data: [5], shape: [] }, qs(), { blockSize: 16 }], RangeError,
+      /^gatherBlockQuantized: indices\[\] = 5 is out of range for dimension 0 of data, which has size 3/); // a scalar index, as take says it
+  });
+
+  test('gatherBlockQuantized: opts.out of the wrong type names the scales, whose type the output has', () => {
+    // The output's type is the scales' (the data is a Uint8Array): "like the data" would mislead.
+    expectError(gatherBlockQuantized, [q8(), i32([0], [1]), qs(), { blockSize: 16, out: new Uint16Array(16) }], TypeError,
+      /^gatherBlockQuantized: opts\.out must be a Float32Array like the scales, got Uint16Array/);
+  });
+
+  test('gatherBlockQuantized: a logical last dim past 2^32 - 1 (uint8 of 2 or 4 bits) is refused naming the op', () => {
+    // stored [0, 2^31] at 2 bits is logical [0, 2^33]: more than a dimension can hold
+    expectError(gatherBlockQuantized, [{ data: new Uint8Array(0), shape: [0, 2 ** 31] }, i32([], [0]), { data: new Float32Array(0), shape: [0, 2 ** 29] }, { bits: 2, blockSize: 16 }],
+      RangeError, /^gatherBlockQuantized: /);
+    expectError(gatherBlockQuantized, [{ data: new Uint8Array(0), shape: [0, 2 ** 31] }, i32([], [0]), { data: new Float32Array(0), shape: [0, 2 ** 28] }, { bits: 4, blockSize: 16 }],
+      RangeError, /^gatherBlockQuantized: /);
+  });
+
+  test('results larger than wasm memory', () => {
+    expectError(gatherBlockQuantized, [{ data: new Uint8Array(65536), shape: [1, 65536] }, { data: new Int32Array(65536), shape: [65536] }, qs([1, 4096]), { bits: 8, blockSize: 16 }],
+      RangeError, /^gatherBlockQuantized: the output \[65536, 65536\] with the inputs needs \d+ bytes, more than wasm memory can hold/);
+    expectError(gatherBlockQuantized, [{ data: new Uint8Array(0), shape: [0, 2 ** 30] }, i32([0, 1], [2]), { data: new Uint16Array(0), shape: [0, 2 ** 26] }, { quantType: 'int4', blockSize: 16, outOfRange: 'clamp' }],
+      RangeError, /^gatherBlockQuantized: the output \[2, 1073741824\] with the inputs needs/);
+  });
+});
+
+// Hostile or malformed arguments (the bad-input table, tests/lib/bad-inputs.mjs).
+badInputSuite('gatherBlockQuantized');
