@@ -66,7 +66,6 @@ const SUITES = [
   ['tests/ops/gather-nd.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
   ['tests/ops/take.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
   ['tests/ops/gather-block-quantized.test.mjs', { WG_QUANTIZED_CASES: RANDOM_CASES }],
-  ['tests/ops/gather-block-quantized-rounding.test.mjs', {}],
   ['tests/unit/api-errors.test.mjs', {}],
   ['tests/kernels.test.mjs', {}],
 ];

@@ -1,5 +1,5 @@
-// Shared by the GatherBlockQuantized tests (tests/ops/gather-block-quantized-reference.test.mjs: the reference vs
-// onnxruntime-web; tests/ops/gather-block-quantized.test.mjs: the library vs the reference and vs onnxruntime-web):
+// Shared by the GatherBlockQuantized tests (tests/ops/gather-block-quantized.test.mjs: the
+// reference vs onnxruntime-web, the library vs the reference and vs onnxruntime-web):
 // the seeded case generator of cases onnxruntime-web 1.30 accepts, the reference's options of a
 // case, and random scale and byte makers. Portable (tests/package/smoke.mjs runs its
 // cases in Bun, Deno and workerd); the onnxruntime session of a case is in tests/lib/quantized-ort.mjs.

@@ -1,37 +1,218 @@
-// gatherBlockQuantized (ONNX GatherBlockQuantized) against the plain-JS reference (common/reference-quantized.mjs)
-// bit for bit, on seeded random cases, large tables, edge cases and resident tensors, in both
-// variants at 1, 2 and 4 threads; and against onnxruntime-web's default wasm build, bit for bit,
-// on cases it accepts (tests/lib/quantized-cases.mjs).
+// gatherBlockQuantized (ONNX GatherBlockQuantized), everything about the op in one place:
+// - the reference (common/reference-quantized.mjs) against onnxruntime-web's default wasm build,
+//   bit for bit, on seeded random cases, and as asserted facts what onnxruntime-web 1.30 refuses
+//   or does differently (docs/gather-block-quantized.md), and the reference's own rules;
+// - the library against the reference, bit for bit, on seeded random cases (tests/lib/quantized-random.mjs),
+//   large tables, edge cases and resident tensors, in both variants at 1, 2 and 4 threads;
+// - the library against onnxruntime-web, bit for bit, on cases it accepts (tests/lib/quantized-cases.mjs);
+// - float16 and bfloat16 rounding in wasm SIMD (src/dequant_kernels.c: f16x4, bf16x4 and the
+//   per-block tables of 2- and 4-bit codes) against the reference's plain rounding, on products of
+//   every float32 exponent: overflow to Infinity, float16 subnormals or zero, ties, and NaN (a
+//   quiet NaN, whose sign wasm leaves to the engine: compared sign aside). The native test
+//   (tests/native/test_dequant.c) checks the scalar rounding on every float32; this checks the
+//   vector one, which only runs in wasm;
+// - every error it promises, and the bad-input rows of tests/lib/bad-inputs.mjs.
 //
 // WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs), so the suite runs
 // against the ASan build too; WG_QUANTIZED_CASES sets the random cases per configuration.
-//
-// Random case n: quantType, uint8 bits and scale type cycle through all 27 combinations
-// (float32, float16, bfloat16); the index array type cycles through 11 entries (coprime with 27);
-// block sizes 16..256; quantize-axis lengths mostly not a multiple of the block size (odd ones for
-// int4/uint4, so rows start on odd nibbles); rank 1-4 with any gather axis (uint8 included, beyond
-// onnxruntime) and any quantize axis (last for uint8); zero points in half; negative axes; index
-// rank 0-3, empty ones, negative and out-of-range values (huge 64-bit ones) in every outOfRange
-// mode; inputs as views at odd offsets; opts.out (TypedArray, { data, shape }, a view in a larger
-// buffer); a quarter each with resident data, scales, zero points, indices, opts.resident and a
-// resident opts.out. Every case checks the caller's arrays are untouched; every test that the
-// wasm heap did not grow.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
-import { rawIndex, refTake } from '../../common/reference.mjs';
-import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
-import { numel } from '../../common/shape.mjs';
-import { describeCase, randomBytes, randomCase, randomScales, reference, refOpts } from '../lib/quantized-cases.mjs';
-import { runOrt, session } from '../lib/quantized-ort.mjs';
+import { refTake } from '../../common/reference.mjs';
+import { f16ToF32, f32ToBf16, f32ToF16, refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { describeCase, randomCase, reference, refOpts } from '../lib/quantized-cases.mjs';
 import { INDEX_LIMITS } from '../lib/random-cases.mjs';
 import { Rng, hashString } from '../rng.mjs';
-import api from '../tested-api.mjs';
+import api from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { runOrt, session } from '../lib/quantized-ort.mjs';
+import {
+  OP, gbq, LARGE, LARGE_RANDOM, allOf, expectSame, firstDifference, heapGrowth, idx, indexArray, largeCase, makeIndices, makeTable, opts8, runLargeCase, runOpCase, stats, table8,
+} from '../lib/quantized-random.mjs';
 import { describeErrors, expectError, i32 } from '../lib/expect-error.mjs';
 import { badInputSuite } from '../lib/bad-inputs.mjs';
 
-const OP = 'gatherBlockQuantized';
-const gbq = (...args) => api.gatherBlockQuantized(...args);
+// ---------------------------------------------------------------------------------------------
+// The reference against onnxruntime-web, and its own rules.
+
+const REF_CASES = 48;
+
+describe('GatherBlockQuantized: reference vs onnxruntime-web, bit for bit', () => {
+  test(`${REF_CASES} seeded random cases, two index tensors each (one all negative)`, async () => {
+    const seen = new Set();
+    for (let i = 0; i < REF_CASES; i++) {
+      const c = randomCase(i);
+      seen.add(`${c.quantType}/${c.bits}/${c.scaleType}/${c.gatherAxis}/${!!c.zeroPoints}`);
+      const s = await session(c);
+      for (const indices of c.indexSets) {
+        const want = reference(c, indices);
+        const got = await runOrt(s, c, indices);
+        assert.deepEqual(got.shape, want.shape, describeCase(c));
+        assert.ok(sameBytes(bytesOf(got.data), bytesOf(want.data)), `case ${i}: ${describeCase(c)}, indices [${indices.data}]`);
+      }
+      await s.release();
+    }
+    assert.ok(seen.size >= 18, `variety: ${seen.size} combinations`);
+  });
+
+  test('float16 rounding at the edges: overflow to Inf, subnormals, ties, -0', async () => {
+    // One row of 16 uint8 codes (bits 8) with zero point 128: q - zp from -128 to 127.
+    const codes = Uint8Array.from([0, 1, 127, 128, 129, 255, 200, 3, 64, 192, 100, 156, 130, 126, 250, 5]);
+    for (const scale of [0x7bff, 0x0001, 0x03ff, 0x3c01, 0x8400, 0x5bff, 0x1400]) {
+      const c = {
+        quantType: 'uint8', bits: 8, scaleType: 'float16', blockSize: 16, gatherAxis: 0, quantizeAxis: 1,
+        data: { data: codes, shape: [1, 16] }, scales: { data: Uint16Array.of(scale), shape: [1, 1] }, indicesType: 'int32',
+      };
+      const indices = { data: Int32Array.of(0), shape: [1] };
+      const s = await session(c);
+      const got = await runOrt(s, c, indices);
+      await s.release();
+      assert.ok(sameBytes(bytesOf(got.data), bytesOf(reference(c, indices).data)), `scale bits 0x${scale.toString(16)}`);
+    }
+  });
+
+  test('empty indices give an empty output of the right shape', async () => {
+    const c = randomCase(1);
+    const indices = { data: new Int32Array(0), shape: [2, 0] };
+    const s = await session({ ...c, indicesType: 'int32' });
+    const got = await runOrt(s, { ...c, indicesType: 'int32' }, indices);
+    await s.release();
+    const want = reference(c, indices);
+    assert.deepEqual(got.shape, want.shape);
+    assert.equal(want.data.length, 0);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// What onnxruntime-web 1.30 refuses, and what the reference defines there.
+
+const small = (over = {}) => ({
+  quantType: 'uint8', bits: 8, scaleType: 'float32', blockSize: 16, gatherAxis: 0, quantizeAxis: 1, indicesType: 'int32',
+  data: { data: Uint8Array.from({ length: 48 }, (_, i) => i * 5), shape: [3, 16] },
+  scales: { data: Float32Array.of(0.5, -2, 0.25), shape: [3, 1] },
+  ...over,
+});
+
+async function ortRefuses(c, indices, pattern) {
+  const attempt = async () => {
+    const s = await session(c);
+    try {
+      await runOrt(s, c, indices);
+    } finally {
+      await s.release();
+    }
+  };
+  await assert.rejects(attempt, pattern);
+}
+
+describe('GatherBlockQuantized: where onnxruntime-web 1.30 refuses or differs', () => {
+  const idx = (...v) => ({ data: Int32Array.from(v), shape: [v.length] });
+
+  test('out-of-range index: onnxruntime errors; the reference errors, zeros or clamps as asked', async () => {
+    const c = small();
+    await ortRefuses(c, idx(0, 3), /indices element out of data bounds, idx=3/);
+    await ortRefuses(c, idx(-4), /out of data bounds, idx=-4/);
+    assert.throws(() => reference(c, idx(0, 3)), /index 3 is out of range for a dimension of size 3/);
+    const zero = reference(c, idx(3, 0), { outOfRange: 'zero' }).data;
+    assert.ok(zero.subarray(0, 16).every((v) => Object.is(v, 0)));
+    assert.deepEqual(zero.subarray(16), reference(c, idx(0)).data);
+    assert.deepEqual(reference(c, idx(7, -9), { outOfRange: 'clamp' }).data, reference(c, idx(2, 0)).data);
+  });
+
+  test('uint8 with gather axis != 0: refused; the reference gathers the dequantized table', async () => {
+    const c = small();
+    await ortRefuses({ ...c, gatherAxis: 1 }, idx(0), /For uint8_t data, gather_axis must be 0/);
+    const s = await session(c);
+    const table = await runOrt(s, c, idx(0, 1, 2)); // the whole table, dequantized by onnxruntime
+    await s.release();
+    const cols = idx(5, -1, 0);
+    assert.deepEqual(reference({ ...c, gatherAxis: 1 }, cols).data, refTake(table, cols, { axis: 1 }).data);
+  });
+
+  test('uint8 with the quantize axis not the last: refused by both', async () => {
+    const c = small({ quantizeAxis: 0, scales: { data: Float32Array.of(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16), shape: [1, 16] } });
+    await ortRefuses(c, idx(0), /quantize_axis must be the last dimension/);
+    assert.throws(() => reference(c, idx(0)), /quantizeAxis 0 must be the last axis/);
+  });
+
+  test('bfloat16 scales: refused; the reference rounds the float32 product to bfloat16', async () => {
+    const bf = Uint16Array.of(0x3f00, 0xc000, 0x3e80); // 0.5, -2, 0.25
+    const c = small({ scaleType: 'bfloat16', scales: { data: bf, shape: [3, 1] } });
+    await ortRefuses(c, idx(0), /GatherBlockQuantized|BFLOAT16|bfloat16|implementation/i);
+    const f32 = reference(small(), idx(2, 0)).data;
+    assert.deepEqual(reference(c, idx(2, 0)).data, Uint16Array.from(f32, f32ToBf16));
+  });
+
+  test('block size below 16 or not a power of 2, bits 3: refused by both', async () => {
+    for (const [over, ortMsg, refMsg] of [
+      [{ blockSize: 8, scales: { data: new Float32Array(6), shape: [3, 2] } }, /block_size.*power of 2/, /blockSize 8: a power of 2/],
+      [{ blockSize: 24 }, /block_size.*power of 2/, /blockSize 24/],
+      [{ bits: 3 }, /bits==2, 4, or 8/, /bad bits 3/],
+    ]) {
+      const c = small(over);
+      await ortRefuses(c, idx(0), ortMsg);
+      assert.throws(() => reference(c, idx(0)), refMsg);
+    }
+  });
+
+  test('int4/uint4 need bits 4, as in onnxruntime', async () => {
+    const c = small({ quantType: 'int4', data: { data: new Uint8Array(24), shape: [3, 16] } });
+    await ortRefuses({ ...c, bits: 8 }, idx(0), /int4\/uint4 data only supports bits==4/);
+    assert.throws(() => reference({ ...c, bits: 8 }, idx(0)), /bad bits 8: 4 for int4/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+
+describe('GatherBlockQuantized reference: rules and hand-checked values', () => {
+  const idx = (...v) => ({ data: Int32Array.from(v), shape: [v.length] });
+
+  test('packing: uint8 2 bits lowest first, int4 signed low nibble first, zero points per row', () => {
+    // uint8 bits 2: byte 0b11_10_01_00 = codes 0,1,2,3; default zero point 2; scale 1.
+    const d2 = new Uint8Array(4).fill(0b11100100);
+    const r2 = refGatherBlockQuantized({ data: d2, shape: [1, 4] }, idx(0), { data: Float32Array.of(1), shape: [1, 1] }, { bits: 2, blockSize: 16 });
+    assert.deepEqual([...r2.data.subarray(0, 4)], [-2, -1, 0, 1]);
+    // int4 [2, 16]: byte 0x8f = codes -1 (low), -8 (high); zero points -1 for row 0, 7 for row 1.
+    const d4 = new Uint8Array(16).fill(0x8f);
+    const r4 = refGatherBlockQuantized({ data: d4, shape: [2, 16] }, idx(1, 0), { data: Float32Array.of(1, 1), shape: [2, 1] }, {
+      quantType: 'int4', blockSize: 16, zeroPoints: { data: Uint8Array.of(0x7f), shape: [2, 1] },
+    });
+    assert.deepEqual([...r4.data.subarray(0, 2)], [-8, -15]);
+    assert.deepEqual([...r4.data.subarray(16, 18)], [0, -7]);
+    // uint8 bits 4 zero points: [2, 3] blocks -> [2, 2] bytes, each row padded to a byte.
+    const zp = { data: Uint8Array.of(0x21, 0x03, 0x54, 0x06), shape: [2, 2] };
+    const r = refGatherBlockQuantized({ data: new Uint8Array(2 * 24), shape: [2, 24] }, idx(1), { data: new Float32Array(6).fill(1), shape: [2, 3] }, { blockSize: 16, zeroPoints: zp });
+    assert.deepEqual([0, 16, 32].map((i) => r.data[i]), [-4, -5, -6]);
+    assert.equal(f16ToF32(0x0001), 2 ** -24);
+  });
+
+  test('every rule broken names its argument', () => {
+    const ok = small();
+    const bad = [
+      [{ quantType: 'int2' }, /bad quantType int2/],
+      [{ data: { data: new Uint8Array(47), shape: [3, 16] } }, /data.data has 47 elements/],
+      [{ data: { data: new Int8Array(48), shape: [3, 16] } }, /data.data must be a Uint8Array/],
+      [{ gatherAxis: 2 }, /gatherAxis 2 out of range/],
+      [{ quantizeAxis: -3 }, /quantizeAxis -3 out of range/],
+      [{ scales: { data: new Float32Array(3), shape: [3, 2] } }, /scales.shape is \[3,2\]/],
+      [{ scales: { data: new Float32Array(3), shape: [3] } }, /scales.shape is \[3\]/],
+      [{ scales: { data: new Float64Array(3), shape: [3, 1] } }, /scales.data must be/],
+      [{ scaleType: 'bfloat16' }, /scaleType bfloat16 needs scales.data to be a Uint16Array/],
+      [{ zeroPoints: { data: new Uint8Array(2), shape: [2, 1] } }, /zeroPoints.shape is \[2,1\]/],
+      [{ zeroPoints: { data: new Uint8Array(2), shape: [3, 1] } }, /zeroPoints.data has 2 elements/],
+      [{ data: { data: new Uint8Array(0), shape: [] } }, /data rank must be >= 1/],
+    ];
+    for (const [over, msg] of bad) {
+      const c = { ...ok, ...over };
+      assert.throws(() => refGatherBlockQuantized(c.data, idx(0), c.scales, refOpts(c, { scaleType: over.scaleType })), msg);
+    }
+    assert.throws(() => reference(ok, idx(0), { outOfRange: 'wrap' }), /bad outOfRange wrap/);
+    assert.throws(() => reference(ok, { data: new Int32Array(2), shape: [3] }), /indices.data has 2 elements/);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// The library against the reference.
+
 const CASES = Number(process.env.WG_QUANTIZED_CASES ?? 300);
 
 const CONFIGS = [
@@ -44,387 +225,6 @@ const CONFIGS = [
   { variant: 'simd-threaded', threads: 4 },
 ];
 const cfgName = (c) => `${c.variant} threads=${c.threads}${c.parallelThreshold !== undefined ? ` parallelThreshold=${c.parallelThreshold}` : ''}`;
-
-const QUANT_TYPES = ['uint8', 'uint4', 'int4'];
-const SCALE_TYPES = ['float32', 'float16', 'bfloat16'];
-const INDEX_TYPES = [
-  'Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Array', 'Int8Array',
-  'Int16Array', 'Uint8Array', 'Uint16Array', 'Int32Array', 'BigInt64Array',
-];
-const RESIDENT_INDEX_TYPES = ['Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array'];
-// Out-of-range values that are dangerous if truncated or sign-confused, and the types' extremes.
-const HUGE = [2n ** 31n - 1n, -(2n ** 31n), 2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 1n, 2n ** 40n, -(2n ** 40n),
-  2n ** 53n - 1n, 2n ** 63n - 1n, -(2n ** 63n), 2n ** 64n - 1n, 127n, -128n, 255n, 32767n, 65535n];
-
-// ---------------------------------------------------------------------------------------------
-// Generators
-
-const isTyped = (a) => ArrayBuffer.isView(a);
-
-/** An index value (BigInt) for a dimension of size s, representable in itype; out of range if oor. */
-function indexValue(R, s, itype, oor) {
-  const [lo, hi] = INDEX_LIMITS[itype];
-  const S = BigInt(s);
-  if (!oor && s > 0) {
-    let v = BigInt(R.int(0, s - 1));
-    if (lo < 0n && R.chance(0.35)) v -= S;
-    if (v >= lo && v <= hi) return v;
-    return BigInt(R.int(0, Math.min(s - 1, Number(hi))));
-  }
-  const cands = [S, S + 1n, S + BigInt(R.int(2, 100)), -S - 1n, -S - BigInt(R.int(2, 100)), lo, hi, ...HUGE];
-  const ok = cands.filter((v) => v >= lo && v <= hi && (v < -S || v >= S));
-  return ok.length ? R.pick(ok) : indexValue(R, s, itype, false); // (an Int8Array cannot reach past 127)
-}
-
-function indexArray(vals, itype) {
-  if (itype === 'Array') return vals.map(Number);
-  if (itype === 'BigInt64Array' || itype === 'BigUint64Array') return globalThis[itype].from(vals);
-  return globalThis[itype].from(vals.map(Number));
-}
-
-/**
- * Indices of `shape` into a dimension of size s: for 'zero' and 'clamp' a share `rate` out of range
- * (default random), for 'error' (unless `rate` is 0) one out of range three times in ten.
- */
-function makeIndices(R, shape, s, itype, mode, rate) {
-  const n = numel(shape);
-  const share = rate ?? (mode === 'error' ? 0 : R.pick([0, 0.05, 0.2, 0.5]));
-  const vals = Array.from({ length: n }, () => indexValue(R, s, itype, s === 0 || R.chance(share)));
-  if (mode === 'error' && rate === undefined && n > 0 && R.chance(0.3)) {
-    const i = R.int(0, n - 1);
-    vals[i] = indexValue(R, s, itype, true);
-  }
-  return { data: indexArray(vals, itype), shape };
-}
-
-/** A view of `a` at an offset of 1-3 elements into a larger array of random bytes. */
-function offsetView(R, a) {
-  const pad = R.int(1, 3);
-  const big = new a.constructor(a.length + pad + R.int(0, 3));
-  new Uint8Array(big.buffer).set(randomBytes(R, big.byteLength));
-  big.set(a, pad);
-  return big.subarray(pad, pad + a.length);
-}
-
-/** The pieces of a table: logical shape -> { data, scales, zeroPoints? } (zp when withZp). */
-function makeTable(R, { quantType, bits, shape, blockSize, quantizeAxis, scaleType, withZp }) {
-  const packed = quantType === 'uint8';
-  const per = packed ? 8 / bits : 1;
-  const rank = shape.length;
-  const n = numel(shape);
-  const stored = shape.slice();
-  if (packed) stored[rank - 1] /= per;
-  const data = { data: randomBytes(R, packed ? n / per : Math.ceil(n / 2)), shape: packed ? stored : shape.slice() };
-  const scalesShape = shape.slice();
-  scalesShape[quantizeAxis] = Math.ceil(shape[quantizeAxis] / blockSize);
-  const ns = numel(scalesShape);
-  const scales = { data: randomScales(R, scaleType, ns), shape: scalesShape };
-  let zeroPoints;
-  if (withZp) {
-    const zpShape = scalesShape.slice();
-    if (packed) zpShape[rank - 1] = Math.ceil(zpShape[rank - 1] / per);
-    zeroPoints = { data: randomBytes(R, packed ? numel(zpShape) : Math.ceil(ns / 2)), shape: zpShape };
-  }
-  return { data, scales, zeroPoints };
-}
-
-/** Random case n (see the file comment). Fully determined by n. */
-function opCase(n) {
-  const seed = hashString(`wasm-gather gatherBlockQuantized #${n}`);
-  const R = new Rng(seed);
-  const quantType = QUANT_TYPES[n % 3];
-  const packed = quantType === 'uint8';
-  const bits = packed ? [2, 4, 8][Math.floor(n / 3) % 3] : 4;
-  const scaleType = SCALE_TYPES[Math.floor(n / 9) % 3];
-  const itype = INDEX_TYPES[n % INDEX_TYPES.length];
-  const mode = R.pick(['error', 'error', 'zero', 'clamp']);
-  const blockSize = R.pick([16, 32, 64, 128, 256]);
-  const rank = R.pick([1, 2, 2, 2, 3, 3, 4]);
-  const per = packed ? 8 / bits : 1;
-  const gatherAxis = R.int(0, rank - 1);
-  const quantizeAxis = packed ? rank - 1 : R.int(0, rank - 1);
-  const shape = Array.from({ length: rank }, () => R.int(1, 4));
-  // The quantize axis: whole blocks plus a remainder; a whole number of blocks one time in ten.
-  let q = R.chance(0.1) ? blockSize * R.int(1, 2) : blockSize * R.int(0, 2) + R.int(1, blockSize - 1);
-  if (packed) q = Math.ceil(q / per) * per;
-  shape[quantizeAxis] = q;
-  if (gatherAxis !== quantizeAxis) shape[gatherAxis] = R.int(1, 9);
-  for (let d = 0; d < rank && numel(shape) > 8192; d++) if (d !== quantizeAxis && d !== gatherAxis) shape[d] = 1;
-  if (R.chance(0.03)) shape[R.int(0, rank - 1)] = 0; // an empty table
-  const table = makeTable(R, { quantType, bits, shape, blockSize, quantizeAxis, scaleType, withZp: R.chance(0.5) });
-
-  const ishape = Array.from({ length: R.pick([0, 1, 1, 1, 2, 2, 3]) }, () => (R.chance(0.06) ? 0 : R.int(1, 6)));
-  const s = shape[gatherAxis];
-  const inner = s === 0 ? 0 : numel(shape) / s;
-  while (inner * numel(ishape) > 20000 && ishape.length) ishape[ishape.indexOf(Math.max(...ishape))] >>= 1;
-  const indices = makeIndices(R, ishape, s, itype, mode);
-
-  // Options, defaults sometimes left out, axes sometimes negative.
-  const opts = {};
-  if (!packed || R.chance(0.5)) opts.quantType = quantType;
-  if (packed ? bits !== 4 || R.chance(0.5) : R.chance(0.3)) opts.bits = bits;
-  if (scaleType === 'bfloat16' || (scaleType === 'float16' && R.chance(0.5)) || (scaleType === 'float32' && R.chance(0.2))) opts.scaleType = scaleType;
-  if (gatherAxis !== 0 || R.chance(0.5)) opts.gatherAxis = R.chance(0.25) ? gatherAxis - rank : gatherAxis;
-  if (quantizeAxis !== rank - 1 || R.chance(0.5)) opts.quantizeAxis = R.chance(0.25) ? quantizeAxis - rank : quantizeAxis;
-  if (blockSize !== 128 || R.chance(0.5)) opts.blockSize = blockSize;
-  if (table.zeroPoints) opts.zeroPoints = table.zeroPoints;
-  if (mode !== 'error' || R.chance(0.3)) opts.outOfRange = mode;
-
-  // Some inputs are views at an offset into a larger buffer (odd byte offsets for bytes).
-  for (const t of [table.data, table.scales, table.zeroPoints, indices]) {
-    if (t && isTyped(t.data) && R.chance(0.15)) t.data = offsetView(R, t.data);
-  }
-  const outKind = R.chance(0.3) ? R.int(1, 2) : 0; // 1: a TypedArray, 2: { data, shape }
-  const outPad = outKind && R.chance(0.3) ? R.int(1, 3) : 0;
-  return {
-    n, seed, quantType, bits, scaleType, blockSize, gatherAxis, quantizeAxis, shape, itype, mode,
-    data: table.data, scales: table.scales, zeroPoints: table.zeroPoints, indices, opts, outKind, outPad, outSeed: R.int(0, 2 ** 31),
-  };
-}
-
-// Large tables, where the SIMD paths run: [quantType, bits, data shape (stored for uint8), blockSize,
-// scaleType, zero points, gatherAxis, quantizeAxis, indices, index type, mode].
-const LARGE = [
-  ['uint8', 4, [3000, 64], 32, 'float32', false, 0, 1, 600, 'Int32Array', 'error'],
-  ['uint8', 4, [4096, 24], 16, 'float16', true, 0, 1, 1000, 'BigInt64Array', 'error'],
-  ['uint8', 2, [2048, 16], 32, 'bfloat16', true, 0, 1, 500, 'Uint32Array', 'clamp'],
-  ['uint8', 8, [2500, 200], 64, 'float16', true, 0, 1, 400, 'Uint32Array', 'zero'],
-  ['uint8', 4, [3000, 9], 16, 'float16', true, 0, 1, 700, 'Int32Array', 'error'], // rows of 18 codes
-  ['int4', 4, [3001, 129], 32, 'float32', true, 0, 1, 700, 'Int32Array', 'error'], // odd rows: odd nibbles
-  ['int4', 4, [2000, 77], 16, 'float16', false, 0, 1, 500, 'BigInt64Array', 'clamp'],
-  ['uint4', 4, [2999, 255], 128, 'bfloat16', true, 0, 1, 300, 'Int32Array', 'error'],
-  ['uint4', 4, [1500, 33], 16, 'float32', true, 0, 1, 800, 'Array', 'zero'],
-  ['int4', 4, [5000, 16], 16, 'float16', true, 0, 1, 2000, 'Int32Array', 'error'],
-  ['int4', 4, [600, 40], 64, 'float16', true, 0, 0, 300, 'Int32Array', 'error'], // blocks down the columns
-  ['int4', 4, [97, 1001], 32, 'float32', true, 1, 1, 900, 'Int32Array', 'error'], // single codes
-  ['uint8', 4, [50, 512], 32, 'float32', true, 1, 1, 2000, 'Int16Array', 'error'], // uint8, gather axis 1
-  ['uint8', 8, [4, 500, 96], 32, 'bfloat16', false, 1, 2, 300, 'Int32Array', 'error'],
-  ['uint4', 4, [4, 700, 65], 16, 'float16', true, 1, 2, 200, 'BigUint64Array', 'error'],
-];
-
-// And seeded random ones: 300-3000 rows of 16-600 codes, any quantType, bits, scale type, block
-// size, zero points or not, gathered along axis 0 (quantized along the last) or, for int4/uint4,
-// sometimes quantized along axis 0.
-const LARGE_RANDOM = 16;
-for (let k = 0; k < LARGE_RANDOM; k++) {
-  const R = new Rng(hashString(`wasm-gather gatherBlockQuantized large random #${k}`));
-  const quantType = QUANT_TYPES[k % 3];
-  const bits = quantType === 'uint8' ? [2, 4, 8][Math.floor(k / 3) % 3] : 4;
-  const per = quantType === 'uint8' ? 8 / bits : 1;
-  const rows = R.int(300, 3000);
-  const row = Math.ceil(R.int(16, 600) / per) * per;
-  const quantizeAxis = quantType !== 'uint8' && R.chance(0.3) ? 0 : 1;
-  const nIdx = Math.max(1, Math.min(R.int(1, 1500), Math.floor(60000 / row)));
-  LARGE.push([quantType, bits, [rows, row / per], R.pick([16, 32, 64, 128, 256]), SCALE_TYPES[k % 3], R.chance(0.6), 0, quantizeAxis,
-    nIdx, R.pick(['Int32Array', 'BigInt64Array', 'Uint32Array']), R.pick(['error', 'error', 'zero', 'clamp'])]);
-}
-
-function largeCase(k) {
-  const [quantType, bits, dataShape, blockSize, scaleType, withZp, gatherAxis, quantizeAxis, nIdx, itype, mode] = LARGE[k];
-  const R = new Rng(hashString(`wasm-gather gatherBlockQuantized large #${k}`));
-  const packed = quantType === 'uint8';
-  const shape = dataShape.slice();
-  if (packed) shape[shape.length - 1] *= 8 / bits;
-  const table = makeTable(R, { quantType, bits, shape, blockSize, quantizeAxis, scaleType, withZp });
-  const indices = makeIndices(new Rng(R.int(0, 2 ** 31)), [nIdx], shape[gatherAxis], itype, mode, mode === 'error' ? 0 : 0.1);
-  const opts = { quantType, bits, scaleType: scaleType === 'float32' ? undefined : scaleType, gatherAxis, quantizeAxis, blockSize, outOfRange: mode };
-  if (table.zeroPoints) opts.zeroPoints = table.zeroPoints;
-  return { n: 10000 + k, large: true, quantType, bits, scaleType, blockSize, gatherAxis, quantizeAxis, shape, itype, mode,
-    data: table.data, scales: table.scales, zeroPoints: table.zeroPoints, indices, opts, outKind: k % 3 === 2 ? 1 : 0, outPad: 0, outSeed: k };
-}
-
-const describeOpCase = (c) => {
-  const t = (x) => (x ? `${x.data.constructor.name}[${x.shape}]${x.data.length <= 16 ? ` = ${Array.from(x.data, String)}` : ''}` : '-');
-  const { zeroPoints, ...o } = c.opts;
-  return `case #${c.n} seed=${c.seed ?? '-'} data ${t(c.data)} indices ${t(c.indices)} scales ${t(c.scales)} zeroPoints ${t(zeroPoints)} ` +
-    `opts ${JSON.stringify(o)}${c.outKind ? ` out=${c.outKind === 1 ? 'TypedArray' : '{data,shape}'}${c.outPad ? ` at +${c.outPad}` : ''}` : ''}`;
-};
-
-// ---------------------------------------------------------------------------------------------
-// The reference result of a case (from its own freshly generated copy), and the library's check
-
-const esc = (s) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const coordinates = (p, shape) => {
-  const c = new Array(shape.length);
-  for (let d = shape.length - 1; d >= 0; d--) { c[d] = p % shape[d]; p = Math.floor(p / shape[d]); }
-  return `[${c.join(', ')}]`;
-};
-
-/** The message the op must throw for the first out-of-range index of c, in 'error' mode. */
-function indexErrorPattern(c) {
-  const s = c.shape[c.gatherAxis];
-  const S = BigInt(s);
-  for (let i = 0; i < c.indices.data.length; i++) {
-    const v = rawIndex(c.indices.data, i);
-    if (v < -S || v >= S) {
-      return new RegExp(`^${OP}: indices${esc(coordinates(i, c.indices.shape))} = ${v} is out of range for dimension ` +
-        `${c.gatherAxis} of data, which has size ${s} \\(valid indices: ${-s} <= i < ${s}`);
-    }
-  }
-  throw new Error('generator: no out-of-range index');
-}
-
-const refCache = new Map();
-function refResult(make, n) {
-  if (refCache.has(n)) return refCache.get(n);
-  const c = make(); // its own copy: the reference never sees the library's arrays
-  let r;
-  try {
-    const res = refGatherBlockQuantized(c.data, c.indices, c.scales, c.opts);
-    r = { threw: false, shape: res.shape, data: res.data };
-  } catch (e) {
-    if (!(e instanceof RangeError) || c.mode !== 'error') throw e; // a generator bug
-    const res = refGatherBlockQuantized(c.data, c.indices, c.scales, { ...c.opts, outOfRange: 'zero' });
-    r = { threw: true, error: e, pattern: indexErrorPattern(c), shape: res.shape, data: res.data };
-  }
-  refCache.set(n, r);
-  return r;
-}
-
-/** Copies of every array reachable from the case's tensors, to compare after the call. */
-function snapshotCase(c) {
-  return [c.data, c.scales, c.zeroPoints, c.indices].filter(Boolean).map((t) => ({
-    t, data: t.data, shape: t.shape, shapeCopy: t.shape.slice(),
-    bytes: isTyped(t.data) ? bytesOf(t.data).slice() : t.data.slice(),
-  }));
-}
-
-function checkUntouched(snaps, msg) {
-  for (const s of snaps) {
-    assert.ok(s.t.data === s.data && s.t.shape === s.shape, `${msg}: an input's data or shape object was replaced`);
-    assert.deepEqual(s.t.shape, s.shapeCopy, `${msg}: an input's shape changed`);
-    if (isTyped(s.data)) assert.ok(sameBytes(bytesOf(s.data), s.bytes), `${msg}: an input's ${s.data.constructor.name} changed`);
-    else assert.deepEqual(s.data, s.bytes, `${msg}: an input's plain array changed`);
-  }
-}
-
-function firstDifference(got, want) {
-  const g = bytesOf(got);
-  const w = bytesOf(want);
-  const bpe = want.BYTES_PER_ELEMENT;
-  let i = 0;
-  while (i < g.length && g[i] === w[i]) i++;
-  const e = Math.floor(i / bpe);
-  let bad = 0;
-  for (let k = 0; k < want.length; k++) if (!sameBytes(g.subarray(k * bpe, (k + 1) * bpe), w.subarray(k * bpe, (k + 1) * bpe))) bad++;
-  const hex = (a) => (a instanceof Uint16Array ? `0x${a[e]?.toString(16)}` : String(a[e]));
-  return `element ${e}: got ${hex(got)}, expected ${hex(want)}; ${bad} of ${want.length} differ`;
-}
-
-const stats = { cases: 0, errors: 0, resident: 0 };
-
-/**
- * Runs case c through the library and checks it against ref. Resident paths by c.n % 4: 1: data
- * (and for n % 8 == 1 the scales) uploaded; 2: data, scales, zero points and indices uploaded,
- * opts.resident; 3: zero points and indices uploaded, the output written into a resident opts.out.
- */
-function runCase(c, ref, cfg) {
-  const msg = `[${cfg}] ${describeOpCase(c)}`;
-  const snaps = snapshotCase(c);
-  const opts = { ...c.opts };
-  const kind = c.n % 4;
-  const handles = [];
-  const up = (t, o) => { const h = api.upload(t, o); handles.push(h); return h; };
-  const packedOpt = c.quantType === 'uint8' ? undefined : { quantType: c.quantType };
-  let { data, scales, indices } = c;
-  let outObj = null;
-  let backing = null;
-  let backingCopy = null;
-  let res;
-  let err = null;
-  try {
-    if (kind === 1 || kind === 2) data = up(c.data, packedOpt);
-    if (kind === 2 || (kind === 1 && c.n % 8 === 1)) scales = up(c.scales);
-    if ((kind === 2 || kind === 3) && opts.zeroPoints) opts.zeroPoints = up(opts.zeroPoints, packedOpt);
-    if ((kind === 2 || kind === 3) && RESIDENT_INDEX_TYPES.includes(c.itype)) indices = up(c.indices);
-    if (kind === 2) opts.resident = true;
-    const Type = c.scales.data.constructor;
-    const n = numel(ref.shape);
-    if (kind === 3 && !ref.threw) {
-      opts.out = up({ data: new Type(new Uint8Array(randomBytes(new Rng(c.outSeed), n * Type.BYTES_PER_ELEMENT)).buffer), shape: ref.shape.slice() });
-    } else if (kind !== 2 && c.outKind) {
-      // garbage to overwrite; with outPad, a view into a larger buffer whose rest must stay intact
-      backing = new Type(new Uint8Array(randomBytes(new Rng(c.outSeed), (n + 2 * c.outPad) * Type.BYTES_PER_ELEMENT)).buffer);
-      backingCopy = bytesOf(backing).slice();
-      outObj = backing.subarray(c.outPad, c.outPad + n);
-      opts.out = c.outKind === 1 ? outObj : { data: outObj, shape: ref.shape.slice() };
-    }
-    if (handles.length) stats.resident++;
-    try {
-      res = gbq(data, indices, scales, opts);
-      if (res instanceof api.ResidentTensor) {
-        assert.ok(opts.resident || res === opts.out, `${msg}: a resident result that was not asked for`);
-        if (res !== opts.out) handles.push(res);
-        res = { data: res.read(), shape: res.shape };
-      }
-    } catch (e) {
-      err = e;
-    }
-  } finally {
-    for (const h of handles) h.dispose();
-  }
-  checkUntouched(snaps, msg);
-  stats.cases++;
-  if (ref.threw) {
-    stats.errors++;
-    assert.ok(err, `${msg}: expected a RangeError (${ref.error.message}), but the call returned`);
-    assert.ok(err instanceof RangeError, `${msg}: expected a RangeError, got ${err.name}: ${err.message}`);
-    assert.match(err.message, ref.pattern, msg);
-    if (backing) assert.ok(sameBytes(bytesOf(backing), backingCopy), `${msg}: opts.out written although the call failed`);
-    return;
-  }
-  if (err) assert.fail(`${msg}: unexpected ${err.name}: ${err.message}\n${err.stack}`);
-  assert.deepEqual(Array.from(res.shape), ref.shape, `${msg}: shape`);
-  assert.equal(res.data.constructor, c.scales.data.constructor, `${msg}: output type`);
-  if (outObj) assert.ok(res.data === outObj, `${msg}: result.data is not opts.out`);
-  if (!sameBytes(res.data, ref.data)) assert.fail(`${msg}: ${firstDifference(res.data, ref.data)}`);
-  if (backing && c.outPad) {
-    const all = bytesOf(backing);
-    const head = c.outPad * backing.BYTES_PER_ELEMENT;
-    const tail = all.length - head;
-    assert.ok(sameBytes(all.subarray(0, head), backingCopy.subarray(0, head)) && sameBytes(all.subarray(tail), backingCopy.subarray(tail)),
-      `${msg}: wrote outside the opts.out view`);
-  }
-}
-
-const runOpCase = (n, cfg) => runCase(opCase(n), refResult(() => opCase(n), n), cfg);
-const runLargeCase = (k, cfg) => runCase(largeCase(k), refResult(() => largeCase(k), 10000 + k), cfg);
-
-/** Runs fn and returns how much the wasm heap in use grew. */
-function heapGrowth(fn) {
-  const before = api.heapStats().heapInUse;
-  fn();
-  return api.heapStats().heapInUse - before;
-}
-
-/** Collects the failures of calling check(i) for i < count into one assertion. */
-function allOf(count, check) {
-  const failures = [];
-  for (let i = 0; i < count; i++) {
-    try {
-      check(i);
-    } catch (e) {
-      failures.push(process.env.WG_QUANTIZED_STACKS ? e?.stack : e?.message ?? String(e));
-    }
-  }
-  if (failures.length) assert.fail(`${failures.length} of ${count} failed; the first ones:\n${failures.slice(0, 5).join('\n')}`);
-}
-
-// Small fixed tables for the hand-made tests.
-const idx = (...v) => ({ data: Int32Array.from(v), shape: [v.length] });
-function table8() { // uint8 bits 8, [3, 32], block 16, float16 scales, zero points
-  const R = new Rng(7);
-  return makeTable(R, { quantType: 'uint8', bits: 8, shape: [3, 32], blockSize: 16, quantizeAxis: 1, scaleType: 'float16', withZp: true });
-}
-const opts8 = (t, extra) => ({ bits: 8, blockSize: 16, zeroPoints: t.zeroPoints, ...extra });
-
-function expectSame(got, want, what) {
-  assert.deepEqual(Array.from(got.shape), want.shape, `${what}: shape`);
-  assert.equal(got.data.constructor, want.data.constructor, `${what}: type`);
-  assert.ok(sameBytes(got.data, want.data), `${what}: ${firstDifference(got.data, want.data)}`);
-}
-
-// ---------------------------------------------------------------------------------------------
 
 for (const cfg of CONFIGS) {
   const name = cfgName(cfg);
@@ -636,6 +436,107 @@ describe(`${OP} vs onnxruntime-web (default wasm build, wasm EP, one thread), bi
       assert.ok(sameBytes(ref, want.data), `${scaleType}, the reference: ${firstDifference(ref, want.data)}`);
     }
   });
+});
+
+// ---------------------------------------------------------------------------------------------
+// float16 and bfloat16 rounding in wasm SIMD against the reference's plain rounding.
+
+describe('float16 and bfloat16 rounding in wasm SIMD vs the reference', () => {
+  const { init, dispose, gatherBlockQuantized } = api;
+  before(() => init({ variant: 'simd' }));
+  after(() => dispose());
+
+  const f32 = new Float32Array(1);
+  const u32 = new Uint32Array(f32.buffer);
+  const fromBits = (b) => { u32[0] = b; return f32[0]; };
+
+  // Scales whose products with small codes reach every float32 exponent, and the edges: the
+  // float16 overflow threshold (65520), its largest finite, its smallest subnormal and halves of
+  // it (ties to even), float32 subnormals, Infinity and NaN.
+  function edgeScales(rng, count) {
+    const edges = [65504, 65519.99, 65520, 65536, 2 ** -24, 2 ** -25, 3 * 2 ** -26, 2 ** -14, 2 ** -15 * 1.5,
+      fromBits(1), fromBits(0x007fffff), Infinity, NaN, 0, 1 + 2 ** -11, 1 + 3 * 2 ** -11, 2 ** 127];
+    const out = [];
+    for (const e of edges) out.push(e, -e);
+    while (out.length < count) out.push(fromBits(rng.int(0, 0xffffffff) >>> 0));
+    return Float32Array.from(out);
+  }
+
+  // One table row per scale: every code of the type, so each block holds each value once.
+  function sweep({ quantType, bits, scaleType, scales, zp }) {
+    const per = quantType === 'uint8' ? 8 / bits : 1;
+    const levels = quantType === 'uint8' ? 2 ** bits : 16;
+    const blockSize = Math.max(32, levels); // two steps of 16 codes at least: the SIMD loops
+    const rows = scales.length;
+    const logical = [rows, blockSize];
+    const codes = new Uint8Array(rows * blockSize);
+    for (let i = 0; i < codes.length; i++) codes[i] = i % levels;
+    // pack: `8 / bits` codes a byte (uint8), or two a byte (4-bit)
+    const codeBits = quantType === 'uint8' ? bits : 4;
+    const packedPer = 8 / codeBits;
+    const bytes = new Uint8Array(Math.ceil(codes.length / packedPer));
+    for (let i = 0; i < codes.length; i++) bytes[Math.floor(i / packedPer)] |= codes[i] << ((i % packedPer) * codeBits);
+    const data = { data: bytes, shape: quantType === 'uint8' ? [rows, blockSize / per] : logical };
+    const scaleData = scaleType === 'float32' ? scales : Uint16Array.from(scales, (s) => (scaleType === 'bfloat16' ? f32ToBf16(s) : f32ToF16(s)));
+    const opts = { quantType, bits, blockSize, scaleType: scaleType === 'float32' ? undefined : scaleType };
+    if (zp !== undefined) {
+      const zpShape = quantType === 'uint8' ? [rows, 1] : [rows, 1];
+      const z = quantType === 'uint8' ? new Uint8Array(rows).fill(zp) : new Uint8Array(Math.ceil(rows / 2)).fill((zp & 15) * 17);
+      opts.zeroPoints = { data: z, shape: zpShape };
+    }
+    const indices = { data: Int32Array.from({ length: rows }, (_, i) => i), shape: [rows] };
+    const got = gatherBlockQuantized(data, indices, { data: scaleData, shape: [rows, 1] }, opts);
+    return { got: got.data, codes, blockSize, scaleData };
+  }
+
+  for (const scaleType of ['float16', 'bfloat16']) {
+    const isQuietNaN = (h) => (h & 0x7fff) === (scaleType === 'float16' ? 0x7e00 : 0x7fc0);
+    const round = scaleType === 'float16' ? f32ToF16 : f32ToBf16;
+    const widen = scaleType === 'float16' ? f16ToF32 : (h) => fromBits(h << 16);
+    for (const [quantType, bits] of [['uint8', 8], ['uint8', 4], ['uint8', 2], ['uint4', 4], ['int4', 4]]) {
+      test(`${quantType} ${bits} bits -> ${scaleType}: 4096 scales of every exponent, bit for bit`, () => {
+        const rng = new Rng(0x5eed + bits + scaleType.length);
+        const scales = edgeScales(rng, 4096);
+        for (const zp of [undefined, 3]) {
+          const { got, codes, blockSize, scaleData } = sweep({ quantType, bits, scaleType, scales, zp });
+          const signed = quantType === 'int4';
+          const z = zp ?? (quantType === 'uint8' ? 2 ** (bits - 1) : 0);
+          const zs = signed && z >= 8 ? z - 16 : z;
+          let bad = 0;
+          for (let i = 0; i < got.length; i++) {
+            const c = signed && codes[i] >= 8 ? codes[i] - 16 : codes[i];
+            const want = round(Math.fround((c - zs) * widen(scaleData[Math.floor(i / blockSize)])));
+            // A NaN product's sign is the engine's (wasm leaves it unspecified; JS's NaN has none):
+            // compared as the quiet NaN, sign aside.
+            if (got[i] !== want && !(isQuietNaN(got[i]) && isQuietNaN(want)) && bad++ < 3) {
+              assert.fail(`element ${i}: code ${c}, zp ${zs}, scale bits 0x${scaleData[Math.floor(i / blockSize)].toString(16)}: got 0x${got[i].toString(16)}, want 0x${want.toString(16)}`);
+            }
+          }
+        }
+      });
+    }
+  }
+
+  for (const [quantType, bits] of [['uint8', 8], ['uint8', 4], ['uint8', 2], ['uint4', 4], ['int4', 4]]) {
+    test(`${quantType} ${bits} bits -> float32: the product itself, also for NaN, Infinity, tiny and subnormal scales`, () => {
+      const rng = new Rng(0xf32 + bits);
+      const scales = edgeScales(rng, 2048);
+      // the 2-bit path scales each lane by 4^-k: scales on either side of where that stops being exact
+      for (let e = -130; e <= -110; e++) scales[scales.length - 1 - (e + 130)] = 2 ** e * (1 + 2 ** -23);
+      for (const zp of [undefined, 3]) {
+        const { got, codes, blockSize } = sweep({ quantType, bits, scaleType: 'float32', scales, zp });
+        const signed = quantType === 'int4';
+        const z = zp ?? (quantType === 'uint8' ? 2 ** (bits - 1) : 0);
+        for (let i = 0; i < got.length; i++) {
+          const c = signed && codes[i] >= 8 ? codes[i] - 16 : codes[i];
+          const want = Math.fround((c - z) * scales[Math.floor(i / blockSize)]);
+          if (!(Object.is(got[i], want) || (Number.isNaN(got[i]) && Number.isNaN(want)))) {
+            assert.fail(`element ${i}: code ${c}, zp ${z}, scale ${scales[Math.floor(i / blockSize)]}: got ${got[i]}, want ${want}`);
+          }
+        }
+      }
+    });
+  }
 });
 
 // ---------------------------------------------------------------------------------------------

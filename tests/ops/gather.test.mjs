@@ -3,7 +3,7 @@
 // WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import api, { dispose, gather, gatherND, heapStats, init, take } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { dispose, gather, heapStats, init } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { describeErrors, expectError, f32, i32 } from '../lib/expect-error.mjs';
 import { badInputSuite } from '../lib/bad-inputs.mjs';
 import { highRankSuite } from '../lib/high-rank-suite.mjs';
