@@ -6,7 +6,7 @@
 // stderr and ends the process; the input being run is always in build/asan/fuzz/<variant>.last
 // as "<op> <hex>" (after a report from a pool worker the process hangs and must be killed, so it
 // cannot say which input it was). On success that file is removed and the last line of stdout
-// is a JSON summary. Run by tests/asan-wasm.test.mjs.
+// is a JSON summary. Run by tests/asan-wasm/asan-wasm.test.mjs.
 //
 //   node tests/asan-wasm/fuzz.mjs [--variant simd|simd-threaded] [--seconds N] [--seed N]
 //   node tests/asan-wasm/fuzz.mjs --variant simd --replay $(cat build/asan/fuzz/simd.last)

@@ -1,7 +1,7 @@
 // Packs the repository with `npm pack` (dist/ must be built: npm test's pretest does it) and
 // installs the tarball into a fresh scratch app, as a user would. Each test file gets its own
 // app directory, so files running in parallel do not share one.
-// The app also gets the smoke suite (tests/fixtures/runtime-smoke.mjs and what it imports) and
+// The app also gets the smoke suite (tests/package/smoke.mjs and what it imports) and
 // the app files of tests/package/app/ (README examples and the harness entries), so that every runtime runs the same files.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, cpSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -10,7 +10,7 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 // Copied to the same paths in the app, since they import each other by relative paths: the smoke
 // suite's files and common/ (the reference and the seed examples it checks against).
-const SMOKE_FILES = ['tests/fixtures/runtime-smoke.mjs', 'tests/random-cases.mjs', 'tests/quantized-cases.mjs', 'tests/rng.mjs'];
+const SMOKE_FILES = ['tests/package/smoke.mjs', 'tests/lib/random-cases.mjs', 'tests/lib/quantized-cases.mjs', 'tests/rng.mjs'];
 
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
   { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -19,7 +19,7 @@ const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fun
 export function packAndInstall(name) {
   const dir = `${root}build/package-tests/${name}`;
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(`${dir}/app/tests/fixtures`, { recursive: true });
+  for (const d of ['package', 'lib']) mkdirSync(`${dir}/app/tests/${d}`, { recursive: true });
   // --ignore-scripts: prepack would rebuild the wasm (--force); pretest has just built it.
   const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root));
   const tarball = `${dir}/${packed.filename}`;

@@ -1,8 +1,8 @@
-// What a run of the smoke suite (tests/fixtures/runtime-smoke.mjs) must report wherever it ran,
-// in a runtime (tests/runtimes.test.mjs) or a browser (tests/browser.test.mjs): every seed
+// What a run of the smoke suite (tests/package/smoke.mjs) must report wherever it ran,
+// in a runtime (tests/runtimes/runtimes.test.mjs) or a browser (tests/browsers/library.test.mjs): every seed
 // example, 300 random cases against the reference, gatherBlockQuantized's cases, and the error.
 import assert from 'node:assert/strict';
-import { QUANTIZED_CASES } from '../fixtures/runtime-smoke.mjs';
+import { QUANTIZED_CASES } from './smoke.mjs';
 
 export function checkSmokeCounts(out) {
   assert.deepEqual(out.seeds.failures, []);

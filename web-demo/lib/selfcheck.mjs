@@ -1,7 +1,7 @@
 // Runs every seed example through the library on load and compares with the documented
 // output (shape-only examples: with common/reference.mjs), and every gatherBlockQuantized
 // example bit for bit with common/reference-quantized.mjs. The result is the badge in the
-// header; it is also what tests/demo.test.mjs reads.
+// header; it is also what tests/browsers/demo.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape) && x.data !== undefined;

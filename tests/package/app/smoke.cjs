@@ -1,6 +1,6 @@
 // Test harness (not a README example): the smoke suite through `require('wasm-gather')`.
 const api = require('wasm-gather');
 
-import('./tests/fixtures/runtime-smoke.mjs')
+import('./tests/package/smoke.mjs')
   .then(({ smoke }) => smoke(api))
   .then((out) => console.log(JSON.stringify(out)));

@@ -14,9 +14,9 @@ import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { kernelStats, registerKernels, unregisterKernels } from '../js/tfjs.mjs';
+import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
 
-const root = dirname(dirname(fileURLToPath(import.meta.url)));
+const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const require = createRequire(import.meta.url);
 const coreDist = dirname(require.resolve('@tensorflow/tfjs-core/package.json')) + '/dist';
 const wasmDir = `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;

@@ -1,10 +1,10 @@
 // The wasm SIMD kernels under AddressSanitizer. The native fuzzers and sanitizer runs
-// (tests/fuzz.test.mjs, tests/native.test.mjs) compile without __wasm_simd128__, so the v128 row
+// (tests/fuzz/fuzz.test.mjs, tests/native.test.mjs) compile without __wasm_simd128__, so the v128 row
 // and triple kernels are only ever run as wasm: scripts/build-asan.mjs builds the same sources
 // with -msimd128 -fsanitize=address into build/asan/ (test-only, never shipped), both variants,
 // and the fuzz harness tests/fuzz/fuzz_ops.c as wasm programs. Against that build, each in a
-// child process: the worked examples, the seeded random suite, the kernel lane tests and the
-// bad-input matrix (the library at build/asan/js/index.mjs through WG_TEST_API,
+// child process: each op's suite of tests/ops/ (worked examples, seeded random cases, errors and
+// the bad-input matrix), the library-wide errors and the kernel lane tests (the library at build/asan/js/index.mjs through WG_TEST_API,
 // tests/tested-api.mjs), then the fuzz corpus replayed and mutated for a while
 // (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
 // report, whatever the child's exit status (ASan prints its report through stderr, then ends
@@ -19,9 +19,9 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { runNode } from './asan-wasm/child.mjs';
+import { runNode } from './child.mjs';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const API = join(root, 'build', 'asan', 'js', 'index.mjs');
 const SECONDS = Number(process.env.WG_WASM_FUZZ_SECONDS ?? 20);
 const SEED = process.env.WG_WASM_FUZZ_SEED ?? '1';
@@ -59,14 +59,15 @@ test('the AddressSanitizer build (scripts/build-asan.mjs)', { skip, timeout: 600
   t.diagnostic(`build: ${((Date.now() - t0) / 1000).toFixed(1)} s (0 when up to date)`);
 });
 
-// The suites, each a file of tests/ run against the sanitized library.
+// The suites, each a file of tests/ run against the sanitized library: each op's (its examples,
+// random cases and errors), the library-wide errors, the kernel lane tests.
 const SUITES = [
-  ['tests/seeds.test.mjs', {}],
+  ['tests/ops/gather.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
+  ['tests/ops/gather-nd.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
+  ['tests/ops/take.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
+  ['tests/ops/gather-block-quantized.test.mjs', { WG_QUANTIZED_CASES: RANDOM_CASES }],
+  ['tests/unit/api-errors.test.mjs', {}],
   ['tests/kernels.test.mjs', {}],
-  ['tests/bad-input.test.mjs', {}],
-  ['tests/random.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
-  ['tests/quantized.test.mjs', { WG_QUANTIZED_CASES: RANDOM_CASES }],
-  ['tests/quantized-rounding.test.mjs', {}],
 ];
 for (const [file, env] of SUITES) {
   test(`${file} against the sanitized wasm build`, { skip, timeout: 600000 }, async (t) => {

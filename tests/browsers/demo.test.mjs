@@ -14,7 +14,7 @@
 //   - the benchmark panel runs a small workload and shows numbers;
 //   - a screenshot per engine is written to build/demo-screenshot-<engine>.png.
 //
-//   node --test tests/demo.test.mjs           (BROWSERS=webkit to run some engines)
+//   node --test tests/browsers/demo.test.mjs           (BROWSERS=webkit to run some engines)
 //
 // Needs the engines (engines.mjs names the apt packages) and a built dist/ (node scripts/build.mjs).
 // A missing engine's tests are skipped, except under CI (env CI set), where they fail.
@@ -24,10 +24,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { seedExamples } from '../common/seed-examples.mjs';
-import { ENGINES, TIMEOUT_MS, launchEngine, openPage, pageLog, skipReason } from './browsers/engines.mjs';
+import { seedExamples } from '../../common/seed-examples.mjs';
+import { ENGINES, TIMEOUT_MS, launchEngine, openPage, pageLog, skipReason } from './engines.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const screenshotOf = (engine) => path.join(ROOT, 'build', `demo-screenshot-${engine.name}.png`);
 
 // One line for the closing note: what the demo ran on, and its self-check.

@@ -1,14 +1,14 @@
 // Resident tensors: upload once, use as data or indices, results kept in wasm memory or written
 // into a resident opts.out; what each costs in wasm heap; errors; the FinalizationRegistry.
-// (Seeded random cases also run through these paths: tests/random-cases.mjs.)
+// (Seeded random cases also run through these paths: tests/lib/random-cases.mjs.)
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import {
   ResidentTensor, dispose, gather, gatherND, heapStats, init, take, upload,
-} from '../js/index.mjs';
-import { refGather, refTake } from '../common/reference.mjs';
+} from '../../js/index.mjs';
+import { refGather, refTake } from '../../common/reference.mjs';
 
 const DTYPES = [Float32Array, Float64Array, Int8Array, Int16Array, Int32Array, Uint8Array, Uint16Array,
   Uint32Array, Uint8ClampedArray, BigInt64Array, BigUint64Array];
@@ -167,7 +167,7 @@ test('a resident tensor of a disposed module is refused, and says to upload agai
 });
 
 test('forgotten resident tensors are freed by the garbage collector; the process still exits', () => {
-  const fixture = fileURLToPath(new URL('./fixtures/resident-gc.mjs', import.meta.url));
+  const fixture = fileURLToPath(new URL('../fixtures/resident-gc.mjs', import.meta.url));
   for (const variant of ['simd', 'simd-threaded']) {
     const r = spawnSync(process.execPath, ['--expose-gc', fixture, variant], { encoding: 'utf8', timeout: 30000 });
     assert.equal(r.error, undefined, `did not exit by itself: ${r.error}`);

@@ -4,7 +4,7 @@
 // require, Bun (threads through the Node glue), Deno (the web glue, one thread), Cloudflare's
 // workerd and Vercel's edge-runtime (a precompiled module, no compiling), and tsc on a consumer.
 // Each runs the README example for it (tests/package/app/) and the smoke suite
-// (tests/fixtures/runtime-smoke.mjs: every seed example with documented data, 300 seeded random
+// (tests/package/smoke.mjs: every seed example with documented data, 300 seeded random
 // cases against the reference, one error, dispose); processes must exit by themselves.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,15 +13,15 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { createServer as createHttpServer } from 'node:http';
 import { basename, relative } from 'node:path';
-import { packAndInstall, root } from './package/install.mjs';
-import { bundle } from './package/bundle.mjs';
-import { checkSmokeCounts } from './package/smoke-result.mjs';
+import { packAndInstall, root } from '../package/install.mjs';
+import { bundle } from '../package/bundle.mjs';
+import { checkSmokeCounts } from '../package/smoke-result.mjs';
 
 const bin = (name) => `${root}node_modules/.bin/${name}`;
 // Without the binary (npm ci not run) a runtime is skipped locally, and fails under CI.
 // The runtimes are not devDependencies (.ci/run says why); a skipped test names the command that
 // installs them, as .ci/run runs it.
-const INSTALL_RUNTIMES = readFileSync(new URL('../.ci/run', import.meta.url), 'utf8').match(/^npm install --no-save .*$/m)?.[0];
+const INSTALL_RUNTIMES = readFileSync(new URL('../../.ci/run', import.meta.url), 'utf8').match(/^npm install --no-save .*$/m)?.[0];
 const skip = (name) => (existsSync(bin(name)) || process.env.CI ? false : `${name} not installed: run \`${INSTALL_RUNTIMES}\` to enable`);
 
 let pkg; // { app, dir, tarball, packed }

@@ -4,9 +4,9 @@
 // init() started must be gone when it has failed or been disposed.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, init, take } from '../js/index.mjs';
-import { readAbi } from '../js/abi.mjs';
-import { TEST_HOOKS } from '../js/loader.mjs';
+import { dispose, init, take } from '../../js/index.mjs';
+import { readAbi } from '../../js/abi.mjs';
+import { TEST_HOOKS } from '../../js/loader.mjs';
 
 const live = new Set(); // worker threads started and not yet exited (Node's process 'worker' event)
 const onWorker = (w) => { live.add(w); w.once('exit', () => live.delete(w)); };

@@ -1,6 +1,6 @@
 // The seeded random cases of the library-vs-reference comparison, and the checks of one case.
-// Portable ES module (no node: imports): tests/random.test.mjs runs it under node --test and
-// tests/browser/random.mjs runs the same cases in Chromium.
+// Portable ES module (no node: imports): tests/lib/random-suite.mjs runs it under node --test and
+// tests/browsers/random.mjs runs the same cases in Chromium.
 //
 // Every case is generated from a fixed seed derived from (op, case number), so a failure names
 // the seed and the case can be regenerated with genCase(op, n). The reference result of a case
@@ -16,10 +16,10 @@
 // library must throw a RangeError whenever the reference does (also when the output is empty:
 // every index is checked) and match it otherwise.
 
-import { bytesOf, sameBytes } from '../common/bytes.mjs';
-import { refOps } from '../common/reference.mjs';
-import { numel } from '../common/shape.mjs';
-import { Rng, hashString } from './rng.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+import { refOps } from '../../common/reference.mjs';
+import { numel } from '../../common/shape.mjs';
+import { Rng, hashString } from '../rng.mjs';
 
 export const OPS = ['gather', 'gatherND', 'take'];
 
@@ -44,7 +44,7 @@ const INDEX_CYCLE = [
   'Int32Array', 'Uint32Array', 'BigInt64Array', 'Array', 'Int32Array', 'BigInt64Array', 'Array',
   'Uint32Array', 'Int16Array', 'BigUint64Array', 'Int8Array', 'Uint8Array', 'Uint16Array',
 ];
-/** Each index array type's range of values (also tests/quantized.test.mjs's). */
+/** Each index array type's range of values (also tests/ops/gather-block-quantized.test.mjs's). */
 export const INDEX_LIMITS = {
   Int8Array: [-(2n ** 7n), 2n ** 7n - 1n],
   Uint8Array: [0n, 2n ** 8n - 1n],

@@ -1,12 +1,12 @@
-// Shared by the GatherBlockQuantized tests (tests/quantized-reference.test.mjs: the reference vs
-// onnxruntime-web; tests/quantized.test.mjs: the library vs the reference and vs onnxruntime-web):
+// Shared by the GatherBlockQuantized tests (tests/ops/gather-block-quantized.test.mjs: the
+// reference vs onnxruntime-web, the library vs the reference and vs onnxruntime-web):
 // the seeded case generator of cases onnxruntime-web 1.30 accepts, the reference's options of a
-// case, and random scale and byte makers. Portable (tests/fixtures/runtime-smoke.mjs runs its
-// cases in Bun, Deno and workerd); the onnxruntime session of a case is in tests/quantized-ort.mjs.
+// case, and random scale and byte makers. Portable (tests/package/smoke.mjs runs its
+// cases in Bun, Deno and workerd); the onnxruntime session of a case is in tests/lib/quantized-ort.mjs.
 // (Not named *.test.mjs: node --test tests/ would run it as a test file.)
-import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
-import { numel } from '../common/shape.mjs';
-import { Rng } from './rng.mjs';
+import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { numel } from '../../common/shape.mjs';
+import { Rng } from '../rng.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // A case: the reference's arguments; the model is built from the same bytes.

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 // The fuzz targets: one per folder of the seed corpus (as CMakeLists.txt builds them).
 const OPS = readdirSync(join(root, 'tests', 'fuzz', 'corpus')).sort();
 const SECONDS = Number(process.env.WG_FUZZ_SECONDS ?? 20);

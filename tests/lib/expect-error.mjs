@@ -1,8 +1,10 @@
-// The check behind every error test (tests/errors.test.mjs, tests/bad-input.test.mjs): the call
-// throws the right class with the right message, the caller's arrays are unchanged, the wasm
-// heap is back where it was, and a valid call right after returns the right result.
+// The check behind every error test (the error sections of tests/ops/*.test.mjs, the bad-input
+// rows of tests/lib/bad-inputs.mjs): the call throws the right class with the right message, the
+// caller's arrays are unchanged, the wasm heap is back where it was, and a valid call right after
+// returns the right result.
 import assert from 'node:assert/strict';
-import { heapStats, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { after, before, describe } from 'node:test';
+import { dispose, heapStats, init, take } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 
 export const f32 = (n, shape) => ({ data: Float32Array.from({ length: n }, (_, i) => i + 1), shape });
 export const i32 = (values, shape) => ({ data: Int32Array.from(values), shape });
@@ -43,4 +45,21 @@ export function expectError(fn, args, Cls, re) {
   for (const [arr, copy] of snap) assert.deepEqual(arr, copy, 'caller array changed');
   assert.equal(heapStats().heapInUse, heapBefore, 'wasm heap not restored');
   validCallWorks();
+}
+
+/** The configurations the error tests run in. */
+export const ERROR_CONFIGS = [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 2 }];
+
+/** describe(`${title} (variant)`, body) for each of ERROR_CONFIGS, initialized and warmed up. */
+export function describeErrors(title, body) {
+  for (const config of ERROR_CONFIGS) {
+    describe(`${title} (${config.variant})`, () => {
+      before(async () => {
+        await init(config);
+        validCallWorks(); // warm up: first calls may allocate runtime state
+      });
+      after(() => dispose());
+      body(config);
+    });
+  }
 }

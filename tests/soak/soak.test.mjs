@@ -1,16 +1,16 @@
-// Soak and concurrency (issue 5): 100,000 mixed calls with the wasm heap checked for growth;
+// Soak and concurrency: 100,000 mixed calls with the wasm heap checked for growth;
 // calls interleaved from async code and from worker_threads that each run their own instance;
 // sizes around the thread threshold and the kernels' switch points, bitwise equal at 1, 2 and 4
 // threads; and a request larger than wasm memory can give. Every result is compared with
-// common/reference.mjs (calls from tests/fixtures/soak-cases.mjs).
+// common/reference.mjs (calls from tests/soak/cases.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
-import * as api from '../js/index.mjs';
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
-import { Rng } from './rng.mjs';
-import { checkCall, randomCall } from './fixtures/soak-cases.mjs';
-import { validCallWorks } from './expect-error.mjs';
+import * as api from '../../js/index.mjs';
+import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
+import { Rng } from '../rng.mjs';
+import { checkCall, randomCall } from './cases.mjs';
+import { validCallWorks } from '../lib/expect-error.mjs';
 
 const CALLS = Number(process.env.WG_SOAK_CALLS ?? 100000);
 // Slack for one-time allocations of the pool's threads on first use (tens of bytes).
@@ -40,7 +40,7 @@ test('calls interleaved from async tasks and from worker_threads, each worker wi
     { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }, // every call split over the pool
   ];
   const workers = configs.map((config, k) => new Promise((resolve, reject) => {
-    const w = new Worker(new URL('./fixtures/soak-worker.mjs', import.meta.url), { workerData: { config, seed: 1000 + k, calls: 3000 } });
+    const w = new Worker(new URL('./worker.mjs', import.meta.url), { workerData: { config, seed: 1000 + k, calls: 3000 } });
     w.once('message', resolve);
     w.once('error', reject);
     w.once('exit', (code) => code && reject(new Error(`worker exited with ${code}`)));

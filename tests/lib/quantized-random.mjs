@@ -1,10 +1,7 @@
-// gatherBlockQuantized (issue 11) against the plain-JS reference (common/reference-quantized.mjs)
-// bit for bit, on seeded random cases, large tables, edge cases and resident tensors, in both
-// variants at 1, 2 and 4 threads; and against onnxruntime-web's default wasm build, bit for bit,
-// on cases it accepts (tests/quantized-cases.mjs).
-//
-// WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs), so the suite runs
-// against the ASan build too; WG_QUANTIZED_CASES sets the random cases per configuration.
+// The seeded random cases of gatherBlockQuantized and their check against the reference
+// (common/reference-quantized.mjs), bit for bit, for tests/ops/gather-block-quantized.test.mjs:
+// the case makers (opCase, largeCase and the large-table list), runCase (the library's call, with
+// resident inputs and opts.out by case number, checked against the reference), and small helpers.
 //
 // Random case n: quantType, uint8 bits and scale type cycle through all 27 combinations
 // (float32, float16, bfloat16); the index array type cycles through 11 entries (coprime with 27);
@@ -16,32 +13,21 @@
 // buffer); a quarter each with resident data, scales, zero points, indices, opts.resident and a
 // resident opts.out. Every case checks the caller's arrays are untouched; every test that the
 // wasm heap did not grow.
+//
+// Node only (WG_QUANTIZED_STACKS=1: allOf reports stacks); the portable cases shared with the
+// runtimes and onnxruntime-web are tests/lib/quantized-cases.mjs.
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { bytesOf, sameBytes } from '../common/bytes.mjs';
-import { rawIndex, refTake } from '../common/reference.mjs';
-import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
-import { numel } from '../common/shape.mjs';
-import { describeCase, randomBytes, randomCase, randomScales, reference, refOpts } from './quantized-cases.mjs';
-import { runOrt, session } from './quantized-ort.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+import { rawIndex } from '../../common/reference.mjs';
+import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { numel } from '../../common/shape.mjs';
+import { randomBytes, randomScales, reference } from './quantized-cases.mjs';
 import { INDEX_LIMITS } from './random-cases.mjs';
-import { Rng, hashString } from './rng.mjs';
-import api from './tested-api.mjs';
+import { Rng, hashString } from '../rng.mjs';
+import api from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 
-const OP = 'gatherBlockQuantized';
-const gbq = (...args) => api.gatherBlockQuantized(...args);
-const CASES = Number(process.env.WG_QUANTIZED_CASES ?? 300);
-
-const CONFIGS = [
-  { variant: 'simd', threads: 1 },
-  { variant: 'simd-threaded', threads: 1 },
-  // parallelThreshold 0: every call, however small, is split over the pool.
-  { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 },
-  { variant: 'simd-threaded', threads: 4, parallelThreshold: 0 },
-  // the default threshold: small calls on the caller's thread, the large tables split
-  { variant: 'simd-threaded', threads: 4 },
-];
-const cfgName = (c) => `${c.variant} threads=${c.threads}${c.parallelThreshold !== undefined ? ` parallelThreshold=${c.parallelThreshold}` : ''}`;
+export const OP = 'gatherBlockQuantized';
+export const gbq = (...args) => api.gatherBlockQuantized(...args);
 
 const QUANT_TYPES = ['uint8', 'uint4', 'int4'];
 const SCALE_TYPES = ['float32', 'float16', 'bfloat16'];
@@ -74,7 +60,7 @@ function indexValue(R, s, itype, oor) {
   return ok.length ? R.pick(ok) : indexValue(R, s, itype, false); // (an Int8Array cannot reach past 127)
 }
 
-function indexArray(vals, itype) {
+export function indexArray(vals, itype) {
   if (itype === 'Array') return vals.map(Number);
   if (itype === 'BigInt64Array' || itype === 'BigUint64Array') return globalThis[itype].from(vals);
   return globalThis[itype].from(vals.map(Number));
@@ -84,7 +70,7 @@ function indexArray(vals, itype) {
  * Indices of `shape` into a dimension of size s: for 'zero' and 'clamp' a share `rate` out of range
  * (default random), for 'error' (unless `rate` is 0) one out of range three times in ten.
  */
-function makeIndices(R, shape, s, itype, mode, rate) {
+export function makeIndices(R, shape, s, itype, mode, rate) {
   const n = numel(shape);
   const share = rate ?? (mode === 'error' ? 0 : R.pick([0, 0.05, 0.2, 0.5]));
   const vals = Array.from({ length: n }, () => indexValue(R, s, itype, s === 0 || R.chance(share)));
@@ -105,7 +91,7 @@ function offsetView(R, a) {
 }
 
 /** The pieces of a table: logical shape -> { data, scales, zeroPoints? } (zp when withZp). */
-function makeTable(R, { quantType, bits, shape, blockSize, quantizeAxis, scaleType, withZp }) {
+export function makeTable(R, { quantType, bits, shape, blockSize, quantizeAxis, scaleType, withZp }) {
   const packed = quantType === 'uint8';
   const per = packed ? 8 / bits : 1;
   const rank = shape.length;
@@ -182,7 +168,7 @@ function opCase(n) {
 
 // Large tables, where the SIMD paths run: [quantType, bits, data shape (stored for uint8), blockSize,
 // scaleType, zero points, gatherAxis, quantizeAxis, indices, index type, mode].
-const LARGE = [
+export const LARGE = [
   ['uint8', 4, [3000, 64], 32, 'float32', false, 0, 1, 600, 'Int32Array', 'error'],
   ['uint8', 4, [4096, 24], 16, 'float16', true, 0, 1, 1000, 'BigInt64Array', 'error'],
   ['uint8', 2, [2048, 16], 32, 'bfloat16', true, 0, 1, 500, 'Uint32Array', 'clamp'],
@@ -203,7 +189,7 @@ const LARGE = [
 // And seeded random ones: 300-3000 rows of 16-600 codes, any quantType, bits, scale type, block
 // size, zero points or not, gathered along axis 0 (quantized along the last) or, for int4/uint4,
 // sometimes quantized along axis 0.
-const LARGE_RANDOM = 16;
+export const LARGE_RANDOM = 16;
 for (let k = 0; k < LARGE_RANDOM; k++) {
   const R = new Rng(hashString(`wasm-gather gatherBlockQuantized large random #${k}`));
   const quantType = QUANT_TYPES[k % 3];
@@ -217,7 +203,7 @@ for (let k = 0; k < LARGE_RANDOM; k++) {
     nIdx, R.pick(['Int32Array', 'BigInt64Array', 'Uint32Array']), R.pick(['error', 'error', 'zero', 'clamp'])]);
 }
 
-function largeCase(k) {
+export function largeCase(k) {
   const [quantType, bits, dataShape, blockSize, scaleType, withZp, gatherAxis, quantizeAxis, nIdx, itype, mode] = LARGE[k];
   const R = new Rng(hashString(`wasm-gather gatherBlockQuantized large #${k}`));
   const packed = quantType === 'uint8';
@@ -296,7 +282,7 @@ function checkUntouched(snaps, msg) {
   }
 }
 
-function firstDifference(got, want) {
+export function firstDifference(got, want) {
   const g = bytesOf(got);
   const w = bytesOf(want);
   const bpe = want.BYTES_PER_ELEMENT;
@@ -309,7 +295,7 @@ function firstDifference(got, want) {
   return `element ${e}: got ${hex(got)}, expected ${hex(want)}; ${bad} of ${want.length} differ`;
 }
 
-const stats = { cases: 0, errors: 0, resident: 0 };
+export const stats = { cases: 0, errors: 0, resident: 0 };
 
 /**
  * Runs case c through the library and checks it against ref. Resident paths by c.n % 4: 1: data
@@ -385,18 +371,18 @@ function runCase(c, ref, cfg) {
   }
 }
 
-const runOpCase = (n, cfg) => runCase(opCase(n), refResult(() => opCase(n), n), cfg);
-const runLargeCase = (k, cfg) => runCase(largeCase(k), refResult(() => largeCase(k), 10000 + k), cfg);
+export const runOpCase = (n, cfg) => runCase(opCase(n), refResult(() => opCase(n), n), cfg);
+export const runLargeCase = (k, cfg) => runCase(largeCase(k), refResult(() => largeCase(k), 10000 + k), cfg);
 
 /** Runs fn and returns how much the wasm heap in use grew. */
-function heapGrowth(fn) {
+export function heapGrowth(fn) {
   const before = api.heapStats().heapInUse;
   fn();
   return api.heapStats().heapInUse - before;
 }
 
 /** Collects the failures of calling check(i) for i < count into one assertion. */
-function allOf(count, check) {
+export function allOf(count, check) {
   const failures = [];
   for (let i = 0; i < count; i++) {
     try {
@@ -409,229 +395,17 @@ function allOf(count, check) {
 }
 
 // Small fixed tables for the hand-made tests.
-const idx = (...v) => ({ data: Int32Array.from(v), shape: [v.length] });
-function table8() { // uint8 bits 8, [3, 32], block 16, float16 scales, zero points
+export const idx = (...v) => ({ data: Int32Array.from(v), shape: [v.length] });
+export function table8() { // uint8 bits 8, [3, 32], block 16, float16 scales, zero points
   const R = new Rng(7);
   return makeTable(R, { quantType: 'uint8', bits: 8, shape: [3, 32], blockSize: 16, quantizeAxis: 1, scaleType: 'float16', withZp: true });
 }
-const opts8 = (t, extra) => ({ bits: 8, blockSize: 16, zeroPoints: t.zeroPoints, ...extra });
+export const opts8 = (t, extra) => ({ bits: 8, blockSize: 16, zeroPoints: t.zeroPoints, ...extra });
 
-function expectSame(got, want, what) {
+export function expectSame(got, want, what) {
   assert.deepEqual(Array.from(got.shape), want.shape, `${what}: shape`);
   assert.equal(got.data.constructor, want.data.constructor, `${what}: type`);
   assert.ok(sameBytes(got.data, want.data), `${what}: ${firstDifference(got.data, want.data)}`);
 }
 
 // ---------------------------------------------------------------------------------------------
-
-for (const cfg of CONFIGS) {
-  const name = cfgName(cfg);
-  describe(`${OP} vs reference: ${name}`, () => {
-    before(async () => {
-      const info = await api.init({ ...cfg });
-      assert.equal(info.variant, cfg.variant);
-      assert.equal(info.threads, cfg.threads);
-    });
-    after(() => api.dispose());
-
-    test(`${CASES} seeded random cases, bit for bit`, (t) => {
-      const before = { ...stats };
-      const grown = heapGrowth(() => allOf(CASES, (n) => runOpCase(n, name)));
-      // A little slack: the pool's threads make a few one-time allocations on first use.
-      assert.ok(grown <= 1024, `wasm heap in use grew by ${grown} bytes over ${CASES} calls`);
-      assert.ok(stats.resident - before.resident >= CASES / 2, 'resident cases');
-      t.diagnostic(`${stats.cases - before.cases} cases, ${stats.errors - before.errors} expected errors, ${stats.resident - before.resident} with resident tensors`);
-    });
-
-    test(`large tables (${LARGE.length}: up to 5000 rows, 16+ codes a block, odd int4 rows, ${LARGE_RANDOM} random), bit for bit`, () => {
-      const grown = heapGrowth(() => allOf(LARGE.length, (k) => runLargeCase(k, name)));
-      assert.ok(grown <= 1024, `wasm heap in use grew by ${grown} bytes`);
-    });
-
-    test('a large call with bad indices reports the first one in row-major order, whatever the split', () => {
-      const c = largeCase(5); // int4 [3001, 129]
-      const data = new Int32Array(4000).map((_, i) => (i * 37) % 3001);
-      data[3999] = 3001;
-      data[2345] = -3002;
-      const heap = api.heapStats().heapInUse;
-      assert.throws(() => gbq(c.data, { data, shape: [4000] }, c.scales, { ...c.opts, outOfRange: undefined }), (e) => {
-        assert.ok(e instanceof RangeError, `${e.name}: ${e.message}`);
-        assert.match(e.message, /^gatherBlockQuantized: indices\[2345\] = -3002 is out of range for dimension 0 of data, which has size 3001/);
-        return true;
-      });
-      assert.equal(api.heapStats().heapInUse, heap, 'heap after the error');
-    });
-
-    test('empty indices, rank-0 indices, empty tables', () => {
-      const t = table8();
-      const o = opts8(t);
-      for (const indices of [{ data: new Int32Array(0), shape: [0] }, { data: [], shape: [2, 0] },
-        { data: new BigInt64Array(0), shape: [0, 3] }, { data: Int32Array.of(-1), shape: [] }, { data: [2], shape: [] },
-        { data: new Uint16Array([1]), shape: [] }]) {
-        for (const outOfRange of ['error', 'zero', 'clamp']) {
-          const want = refGatherBlockQuantized(t.data, indices, t.scales, { ...o, outOfRange });
-          expectSame(gbq(t.data, indices, t.scales, { ...o, outOfRange }), want, `indices [${indices.shape}] ${outOfRange}`);
-        }
-      }
-      assert.deepEqual(gbq(t.data, { data: [0], shape: [] }, t.scales, o).shape, [32]);
-      assert.deepEqual(gbq(t.data, { data: [], shape: [0, 2] }, t.scales, o).shape, [0, 2, 32]);
-      // A table with no rows: every index is out of range ('zero' and 'clamp' give zeros), none is fine.
-      const empty = { data: new Uint8Array(0), shape: [0, 32] };
-      const escales = { data: new Float32Array(0), shape: [0, 2] };
-      const eo = { bits: 8, blockSize: 16 };
-      expectSame(gbq(empty, idx(), escales, eo), refGatherBlockQuantized(empty, idx(), escales, eo), 'no rows, no indices');
-      for (const outOfRange of ['zero', 'clamp']) {
-        expectSame(gbq(empty, idx(0, -1, 5), escales, { ...eo, outOfRange }), refGatherBlockQuantized(empty, idx(0, -1, 5), escales, { ...eo, outOfRange }), outOfRange);
-      }
-      assert.throws(() => gbq(empty, idx(0), escales, eo), /^RangeError: gatherBlockQuantized: indices\[0\] = 0 is out of range for dimension 0 of data, which has size 0/);
-    });
-
-    test('every index array type, negative and out-of-range values, every outOfRange mode', () => {
-      const t = table8(); // 3 rows
-      const values = [2, 0, -1, -3, 1];
-      const bad = [3, -4, 7];
-      const types = ['Int32Array', 'Uint32Array', 'BigInt64Array', 'BigUint64Array', 'Int8Array', 'Int16Array', 'Uint8Array', 'Uint16Array', 'Array'];
-      for (const type of types) {
-        const signed = INDEX_LIMITS[type][0] < 0n;
-        const vals = [...(signed ? values : values.filter((v) => v >= 0)), ...(signed ? bad : bad.filter((v) => v >= 0))].map(BigInt);
-        const indices = { data: indexArray(vals, type), shape: [vals.length] };
-        for (const outOfRange of ['zero', 'clamp']) {
-          const o = opts8(t, { outOfRange });
-          expectSame(gbq(t.data, indices, t.scales, o), refGatherBlockQuantized(t.data, indices, t.scales, o), `${type} ${outOfRange}`);
-        }
-        const firstBad = vals.findIndex((v) => v < -3n || v >= 3n);
-        assert.throws(() => gbq(t.data, indices, t.scales, opts8(t)), (e) => e instanceof RangeError &&
-          new RegExp(`^${OP}: indices\\[${firstBad}\\] = ${vals[firstBad]} is out of range for dimension 0 of data, which has size 3`).test(e.message), type);
-        const good = { data: indexArray(vals.slice(0, firstBad), type), shape: [firstBad] };
-        expectSame(gbq(t.data, good, t.scales, opts8(t)), refGatherBlockQuantized(t.data, good, t.scales, opts8(t)), `${type} in range`);
-      }
-      // a plain array of BigInts, and values 64-bit indices must not truncate
-      const huge = { data: [1n, 2n ** 32n + 1n, -(2n ** 40n), 2n ** 64n - 1n], shape: [2, 2] };
-      for (const outOfRange of ['zero', 'clamp']) {
-        const o = opts8(t, { outOfRange });
-        expectSame(gbq(t.data, huge, t.scales, o), refGatherBlockQuantized(t.data, huge, t.scales, o), `plain BigInts ${outOfRange}`);
-      }
-      assert.throws(() => gbq(t.data, { data: new BigUint64Array([0n, 2n ** 64n - 1n]), shape: [1, 2] }, t.scales, opts8(t)),
-        /^RangeError: gatherBlockQuantized: indices\[0, 1\] = 18446744073709551615 is out of range/);
-    });
-
-    test('uint8 gathered along any axis (beyond onnxruntime): the dequantized table taken along it', () => {
-      const R = new Rng(11);
-      const shape = [3, 5, 64]; // logical; stored [3, 5, 32] at 4 bits
-      const tbl = makeTable(R, { quantType: 'uint8', bits: 4, shape, blockSize: 16, quantizeAxis: 2, scaleType: 'bfloat16', withZp: true });
-      const o = { blockSize: 16, scaleType: 'bfloat16', zeroPoints: tbl.zeroPoints };
-      const whole = refGatherBlockQuantized(tbl.data, idx(0, 1, 2), tbl.scales, o); // the dequantized table
-      for (const [gatherAxis, indices] of [[1, idx(4, -5, 2)], [2, { data: [63, -64, 31, 32, 0], shape: [5] }], [-1, { data: [17], shape: [] }], [-2, idx(0, 0)]]) {
-        const got = gbq(tbl.data, indices, tbl.scales, { ...o, gatherAxis });
-        expectSame(got, refTake(whole, indices, { axis: gatherAxis }), `gatherAxis ${gatherAxis}`);
-      }
-      // an index of the logical last dim (64) is out of range, and the message says 64
-      assert.throws(() => gbq(tbl.data, idx(64), tbl.scales, { ...o, gatherAxis: 2 }),
-        /^RangeError: gatherBlockQuantized: indices\[0\] = 64 is out of range for dimension 2 of data, which has size 64/);
-    });
-
-    test('resident tables: uint8, packed int4/uint4 (upload with quantType), scales, zero points; opts.out, opts.resident', () => {
-      const heap = api.heapStats().heapInUse;
-      for (const [quantType, bits] of [['uint8', 2], ['uint8', 4], ['uint8', 8], ['int4', 4], ['uint4', 4]]) {
-        const R = new Rng(hashString(`resident ${quantType} ${bits}`));
-        const shape = quantType === 'uint8' ? [300, 96] : [301, 67]; // int4: 67 codes a row, rows start on odd nibbles
-        const tbl = makeTable(R, { quantType, bits, shape, blockSize: 32, quantizeAxis: 1, scaleType: 'float16', withZp: true });
-        const o = { quantType, bits, blockSize: 32, zeroPoints: tbl.zeroPoints };
-        const packed = quantType === 'uint8' ? undefined : { quantType };
-        const rData = api.upload(tbl.data, packed);
-        const rScales = api.upload(tbl.scales);
-        const rZp = api.upload(tbl.zeroPoints, packed);
-        const ro = { ...o, zeroPoints: rZp };
-        for (let call = 0; call < 5; call++) {
-          const indices = makeIndices(R, [R.int(1, 40)], shape[0], 'Int32Array', 'zero', 0.1);
-          const want = refGatherBlockQuantized(tbl.data, indices, tbl.scales, { ...o, outOfRange: 'zero' });
-          const what = `${quantType} bits ${bits} call ${call}`;
-          expectSame(gbq(rData, indices, rScales, { ...ro, outOfRange: 'zero' }), want, `${what} all resident`);
-          expectSame(gbq(rData, indices, tbl.scales, { ...o, outOfRange: 'zero' }), want, `${what} resident data`);
-          // opts.resident: the result stays in wasm memory, and is the next op's input
-          const rIdx = api.upload(indices);
-          const kept = gbq(rData, rIdx, rScales, { ...ro, outOfRange: 'zero', resident: true });
-          assert.ok(kept instanceof api.ResidentTensor);
-          assert.equal(kept.arrayType, Uint16Array);
-          assert.deepEqual([...kept.shape], want.shape);
-          expectSame({ data: kept.read(), shape: kept.shape }, want, `${what} opts.resident`);
-          const cols = { data: [0, -1, 31, 32], shape: [4] };
-          expectSame(api.take(kept, cols, { axis: 1 }), refTake(want, cols, { axis: 1 }), `${what} take of the resident result`);
-          // opts.out: resident, a TypedArray, { data, shape }
-          const out = api.upload({ data: new Uint16Array(want.data.length).fill(0xffff), shape: want.shape });
-          assert.equal(gbq(rData, rIdx, rScales, { ...ro, outOfRange: 'zero', out }), out);
-          expectSame({ data: out.read(), shape: out.shape }, want, `${what} resident opts.out`);
-          const arr = new Uint16Array(want.data.length).fill(0x7e00);
-          assert.equal(gbq(rData, indices, rScales, { ...ro, outOfRange: 'zero', out: arr }).data, arr);
-          expectSame({ data: arr, shape: want.shape }, want, `${what} opts.out TypedArray`);
-          const obj = { data: new Uint16Array(want.data.length), shape: want.shape.slice() };
-          expectSame(gbq(tbl.data, rIdx, tbl.scales, { ...o, outOfRange: 'zero', out: obj }), want, `${what} opts.out { data, shape }`);
-          for (const h of [rIdx, kept, out]) h.dispose();
-        }
-        for (const h of [rData, rScales, rZp]) h.dispose();
-      }
-      assert.equal(api.heapStats().heapInUse, heap, 'heap after the resident tables were disposed');
-    });
-
-    test('the heap does not grow across calls (errors included) and caller arrays stay untouched', () => {
-      const N = 48;
-      allOf(N, (n) => runOpCase(n, name)); // warm up: one-time allocations of the runtime and the pool
-      const grown = heapGrowth(() => {
-        for (let rep = 0; rep < 3; rep++) allOf(N, (n) => runOpCase(n, name));
-        allOf(4, (k) => runLargeCase(k, name));
-      });
-      assert.equal(grown, 0, `wasm heap in use grew by ${grown} bytes over ${3 * N + 4} calls`);
-    });
-  });
-}
-
-// ---------------------------------------------------------------------------------------------
-
-describe(`${OP} vs onnxruntime-web (default wasm build, wasm EP, one thread), bit for bit`, () => {
-  before(async () => { await api.init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }); });
-  after(() => api.dispose());
-
-  test('24 seeded cases onnxruntime accepts, two index tensors each (one all negative)', async () => {
-    const seen = new Set();
-    for (let i = 48; i < 72; i++) { // randomCase's next seeds after the reference test's 48
-      const c = randomCase(i);
-      seen.add(`${c.quantType}/${c.bits}/${c.scaleType}`);
-      const s = await session(c);
-      try {
-        for (const indices of c.indexSets) {
-          const want = await runOrt(s, c, indices);
-          const what = `case ${i}: ${describeCase(c)}, indices [${indices.data}]`;
-          const got = gbq(c.data, indices, c.scales, refOpts(c));
-          assert.deepEqual(Array.from(got.shape), want.shape, what);
-          assert.ok(sameBytes(got.data, want.data), `${what}: ${sameBytes(want.data, reference(c, indices).data) ? '' : '(the reference differs from onnxruntime too) '}` +
-            firstDifference(got.data, want.data));
-        }
-      } finally {
-        await s.release();
-      }
-    }
-    assert.equal(seen.size, 10, 'every quantType, uint8 bits and scale type (float32, float16)');
-  });
-
-  test('non-finite scales (Inf and NaN of either sign, NaN payloads; Inf times 0): the op equals onnxruntime and the reference', async () => {
-    // A NaN scale's sign comes through the multiply in onnxruntime and here (V8 keeps the NaN
-    // operand; wasm itself leaves the sign unspecified).
-    const codes = Uint8Array.from({ length: 96 }, (_, i) => 120 + (i % 16)); // q - zp = -8..7, 0 included
-    const f32Bits = Uint32Array.of(0x7f800000, 0xff800000, 0x7fc00001, 0xffc00000, 0xff800001, 0x7f7fffff);
-    for (const [scaleType, scales] of [
-      ['float16', Uint16Array.of(0x7c00, 0xfc00, 0x7e01, 0xfe00, 0xfd00, 0x7bff)],
-      ['float32', new Float32Array(f32Bits.buffer)],
-    ]) {
-      const c = { quantType: 'uint8', bits: 8, scaleType, blockSize: 16, gatherAxis: 0, quantizeAxis: 1, indicesType: 'int32',
-        data: { data: codes, shape: [6, 16] }, scales: { data: scales, shape: [6, 1] } };
-      const indices = { data: Int32Array.of(5, 0, 1, 2, 3, 4), shape: [6] };
-      const s = await session(c);
-      const want = await runOrt(s, c, indices);
-      await s.release();
-      const got = gbq(c.data, indices, c.scales, refOpts(c));
-      assert.ok(sameBytes(got.data, want.data), `${scaleType}: ${firstDifference(got.data, want.data)}`);
-      const ref = reference(c, indices).data;
-      assert.ok(sameBytes(ref, want.data), `${scaleType}, the reference: ${firstDifference(ref, want.data)}`);
-    }
-  });
-});

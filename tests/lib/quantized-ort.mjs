@@ -1,8 +1,8 @@
-// The onnxruntime-web side of the GatherBlockQuantized tests: a case of tests/quantized-cases.mjs
+// The onnxruntime-web side of the GatherBlockQuantized tests: a case of tests/lib/quantized-cases.mjs
 // as a one-node model (the bench's ONNX writer) run by onnxruntime-web's default wasm build.
 // (Not named *.test.mjs: node --test tests/ would run it as a test file.)
 import * as ort from 'onnxruntime-web';
-import { gatherBlockQuantizedModel } from '../bench/peers/onnx-model.mjs';
+import { gatherBlockQuantizedModel } from '../../bench/peers/onnx-model.mjs';
 
 export { ort };
 

@@ -1,9 +1,9 @@
-// The seeded random cases of tests/random.test.mjs, run in a browser against the same reference:
+// The seeded random cases of tests/lib/random-suite.mjs, run in a browser against the same reference:
 // the simd build always, and with ?threaded=1 the threaded build too (the test knows whether the
 // engine shares memory with workers on this page; init must then give what it is asked for).
 // ?cases=N sets the cases per op. Results go to window.__randomResults and body[data-status].
 import * as api from '../../js/index.mjs';
-import { OPS, runCase } from '../random-cases.mjs';
+import { OPS, runCase } from '../lib/random-cases.mjs';
 
 const params = new URLSearchParams(location.search);
 const cases = Number(params.get('cases') ?? 300);

@@ -1,4 +1,4 @@
-// A newcomer's first run (issue 14): `npm test` on a fresh clone without `npm ci` stops at once,
+// A newcomer's first run: `npm test` on a fresh clone without `npm ci` stops at once,
 // before building anything, with one line naming the command to run (scripts/check-deps.mjs,
 // the pretest step). Run here on a copy of the package without node_modules.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 
 test('without its dependencies, npm test stops at once with the command to run', () => {
   const dir = mkdtempSync(join(tmpdir(), 'wg-fresh-'));

@@ -3,9 +3,9 @@
 // shared memory), cross-origin isolated and not: the seeded random cases against the reference,
 // then the packed package on a page with an import map, in dedicated Web Workers, and bundled by
 // Vite and by webpack 5. What each engine runs (variant, threads) and warns is asserted from the
-// engine's expectations. (The demo page has its own test: tests/demo.test.mjs.)
+// engine's expectations. (The demo page has its own test: tests/browsers/demo.test.mjs.)
 //
-//   node --test tests/browser.test.mjs          (BROWSERS=firefox,webkit to run some engines)
+//   node --test tests/browsers/library.test.mjs          (BROWSERS=firefox,webkit to run some engines)
 //
 // Needs the engines from Debian (see engines.mjs: apt-get install chromium firefox-esr
 // webkit2gtk-driver xvfb xauth) and a built library in dist/ (`node scripts/build.mjs`). A missing
@@ -17,13 +17,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import http from 'node:http';
 import { fileURLToPath } from 'node:url';
-import { startServer } from '../scripts/serve.mjs';
-import { packAndInstall } from './package/install.mjs';
-import { buildWithWebpack } from './package/webpack-build.mjs';
-import { checkSmokeCounts, smokeSummary } from './package/smoke-result.mjs';
-import { ENGINES, TIMEOUT_MS, expectedInit, launchEngine, openPage, pageLog, skipReason } from './browsers/engines.mjs';
+import { startServer } from '../../scripts/serve.mjs';
+import { packAndInstall } from '../package/install.mjs';
+import { buildWithWebpack } from '../package/webpack-build.mjs';
+import { checkSmokeCounts, smokeSummary } from '../package/smoke-result.mjs';
+import { ENGINES, TIMEOUT_MS, expectedInit, launchEngine, openPage, pageLog, skipReason } from './engines.mjs';
 
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const RANDOM_CASES = 500;
 
 /** Raw GET with an unnormalised path (fetch would normalise "..") */
@@ -188,11 +188,11 @@ for (const engine of ENGINES) {
         return smokeSummary(`${where}, ${what}`, smoke.result);
       }
 
-      // The seeded random cases of tests/random.test.mjs against the same reference: simd, and
+      // The seeded random cases of tests/lib/random-suite.mjs against the same reference: simd, and
       // where threads run the threaded build with 2 threads (pool forced on too).
       test(`random cases vs reference, ${label}`, { skip, timeout: 4 * TIMEOUT_MS }, async (t) => {
         const state = await open({
-          isolation, urlPath: `/tests/browser/random.html?cases=${RANDOM_CASES}&threaded=${threaded ? 1 : 0}`,
+          isolation, urlPath: `/tests/browsers/random.html?cases=${RANDOM_CASES}&threaded=${threaded ? 1 : 0}`,
           until: () => ['done', 'error'].includes(document.body.dataset.status),
           read: () => ({ status: document.body.dataset.status, ...window.__randomResults }),
         });
@@ -208,7 +208,7 @@ for (const engine of ENGINES) {
       });
 
       // The packed package: each page runs its README example and the smoke suite
-      // (tests/fixtures/runtime-smoke.mjs: seed examples, 300 random cases against the reference,
+      // (tests/package/smoke.mjs: seed examples, 300 random cases against the reference,
       // and gatherBlockQuantized's cases).
       test(`the packed package on a page with an import map, ${label}`, { skip, timeout: 2 * TIMEOUT_MS }, async (t) => {
         const { app } = await packedApps();

@@ -1,14 +1,16 @@
-// The bad-input matrix of issue 5: hostile or malformed arguments to the three ops, upload(),
-// init() and opts.out. Each is checked with expectError (tests/expect-error.mjs): error class and
-// message, the caller's arrays unchanged, the wasm heap back where it was, and a valid call right
-// after that returns the right result. (tests/errors.test.mjs holds the documented messages;
-// these are the inputs an untrusted request could make.)
-import { after, before, describe, test } from 'node:test';
+// The bad-input matrix: hostile or malformed arguments to the ops, upload() and opts.out, as one
+// table of [name, fn, args, class, message]. Each op's file (tests/ops/) runs the rows of its op,
+// tests/unit/api-errors.test.mjs the rows of upload() and read(). Each row is checked with
+// expectError (tests/lib/expect-error.mjs): error class and message, the caller's arrays
+// unchanged, the wasm heap back where it was, and a valid call right after that returns the
+// right result. (The ops' files also hold the documented messages; these are the inputs an
+// untrusted request could make.)
 import assert from 'node:assert/strict';
-import api, { dispose, gather, gatherND, heapStats, init, take, upload } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
-import { expectError, f32, i32, snapshot, validCallWorks } from './expect-error.mjs';
-import { bytesOf, sameBytes } from '../common/bytes.mjs';
-import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
+import { test } from 'node:test';
+import api, { gather, gatherND, take, upload } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { describeErrors, expectError, f32, i32 } from './expect-error.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
 
 const p32 = () => f32(6, [3, 2]); // [[1, 2], [3, 4], [5, 6]]
 const idx = (...v) => i32(v, [v.length]);
@@ -236,18 +238,24 @@ function quantizedCases() {
   ];
 }
 
-for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 2 }]) {
-  describe(`bad inputs (${config.variant})`, () => {
-    before(async () => {
-      await init(config);
-      validCallWorks(); // warm up: first calls may allocate runtime state
-    });
-    after(() => dispose());
+// Which rows a suite runs: an op's name, or 'api' for upload() and read().
+function rowOp(fn) {
+  if (fn === take) return 'take';
+  if (fn === gather) return 'gather';
+  if (fn === gatherND) return 'gatherND';
+  if (fn === gatherBlockQuantized) return 'gatherBlockQuantized';
+  return 'api';
+}
 
+/** The bad-input rows of `op` ('take', 'gather', 'gatherND', 'gatherBlockQuantized' or 'api') in each configuration. */
+export function badInputSuite(op) {
+  describeErrors('bad inputs', () => {
     test('each bad input: its error, arrays unchanged, heap restored, next call right', () => {
       const all = cases();
       assert.ok(new Set(all.map((c) => c[0])).size === all.length && all.length >= 120, `${all.length} cases`);
-      for (const [name, fn, args, Cls, re] of all) {
+      const mine = all.filter((c) => rowOp(c[1]) === op);
+      assert.ok(mine.length > 0, `no bad-input rows for ${op}`);
+      for (const [name, fn, args, Cls, re] of mine) {
         try {
           expectError(fn, args, Cls, re);
           if (fn === gatherBlockQuantized) validQuantizedCallWorks();
@@ -259,54 +267,3 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
     });
   });
 }
-
-test('calls after dispose() say to call init(), touch nothing, and init() again works', async () => {
-  await init({ variant: 'simd' });
-  const kept = upload(p32());
-  dispose();
-  const calls = [
-    [take, [p32(), idx(0)], /^take: wasm-gather is not initialized; call 'await init\(\)' first/],
-    [gather, [p32(), 0, i32([0, 0], [1, 2])], /^gather: wasm-gather is not initialized/],
-    [gatherND, [p32(), i32([0], [1, 1])], /^gatherND: wasm-gather is not initialized/],
-    [upload, [p32()], /^upload: wasm-gather is not initialized/],
-    [heapStats, [], /^heapStats: wasm-gather is not initialized/],
-  ];
-  for (const [fn, args, re] of calls) {
-    const snap = snapshot(args);
-    assert.throws(() => fn(...args), (e) => e.constructor === Error && re.test(e.message), re.source);
-    for (const [arr, copy] of snap) assert.deepEqual(arr, copy, 'caller array changed');
-  }
-  assert.throws(() => kept.read(), /^Error: read: this is a resident tensor of a wasm-gather module that was disposed; upload it again/);
-  await init({ variant: 'simd-threaded', threads: 2 });
-  expectError(take, [kept, idx(0)], Error, /^take: params is a resident tensor of a wasm-gather module that was disposed; upload it again/);
-  dispose();
-});
-
-test('init() with bad options rejects before loading anything, also when already initialized', async () => {
-  await assert.rejects(init(null), /^TypeError: init: opts must be an object/);
-  await assert.rejects(init({ parallelThreshold: -1 }), /^RangeError: init: opts\.parallelThreshold must be a non-negative integer \(bytes\), got -1/);
-  await assert.rejects(init({ threads: 2.5 }), /^RangeError: init: opts\.threads must be an integer from 1 to 64, got 2\.5/);
-  await init({ variant: 'simd' });
-  const heap = heapStats().heapInUse;
-  await assert.rejects(init(null), /^TypeError: init: opts must be an object/);
-  await assert.rejects(init({ parallelThreshold: 1.5 }), /^RangeError: init: opts\.parallelThreshold must be/);
-  await assert.rejects(init({ variant: 'simd-threaded' }), /^Error: init: already initialized as simd/);
-  assert.equal(heapStats().heapInUse, heap);
-  validCallWorks();
-  dispose();
-});
-
-test('hostile shapes that are valid: empty tensors with huge dims give the right result', async () => {
-  await init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 });
-  const heap = heapStats().heapInUse;
-  // gather from an empty input whose other dims are huge: every index is out of range, so zeros
-  const g = gather({ data: new Float64Array(0), shape: [0, 5, 2 ** 31] }, 0, { data: new Int32Array(50), shape: [2, 5, 5] }, { outOfRange: 'zero' });
-  assert.deepEqual([g.shape, Array.from(g.data)], [[2, 5, 5], new Array(50).fill(0)]);
-  // -1, 2^32 - 2 and -(2^32 - 1) are valid indices into a dim of 2^32 - 1; 2^32 - 1 is not
-  const t = take({ data: new Uint8Array(0), shape: [0, 2 ** 32 - 1] }, { data: [-1, 2 ** 32 - 2, -(2 ** 32 - 1)], shape: [3] }, { axis: 1 });
-  assert.deepEqual([t.shape, t.data.length], [[0, 3], 0]);
-  expectError(take, [{ data: new Uint8Array(0), shape: [0, 2 ** 32 - 1] }, { data: [0, 2 ** 32 - 1], shape: [2] }, { axis: 1 }], RangeError,
-    /^take: indices\[1\] = 4294967295 is out of range for dimension 1 of params, which has size 4294967295/);
-  assert.equal(heapStats().heapInUse, heap);
-  dispose();
-});
