@@ -100,10 +100,9 @@ test('init: a precompiled Module is instantiated synchronously; bytes that are n
   api.dispose();
 });
 
-test("README: each Environments example is, verbatim, a file these tests run", () => {
-  const readme = readFileSync(`${root}README.md`, 'utf8');
-  const section = readme.slice(readme.indexOf('## Environments'), readme.indexOf('\n## ', readme.indexOf('## Environments') + 1));
-  const blocks = [...section.matchAll(/```(?:js|html)\n([\s\S]*?)\n```/g)].map((m) => m[1]);
+test('docs/environments.md: each example is, verbatim, a file these tests run', () => {
+  const doc = readFileSync(`${root}docs/environments.md`, 'utf8');
+  const blocks = [...doc.matchAll(/```(?:js|html)\n([\s\S]*?)\n```/g)].map((m) => m[1]);
   const files = ['node.mjs', 'node.cjs', 'browser/index.html', 'browser/worker.mjs', 'vite/main.mjs', 'worker.mjs', 'edge/api.mjs'];
   assert.deepEqual(blocks, files.map((f) => readFileSync(`${root}tests/package/app/${f}`, 'utf8').trimEnd()));
 });
