@@ -7,7 +7,7 @@ import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
 import { codesTensor } from './quantized.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
-import { dataTensor } from './tensor.mjs';
+import { dataTensor, describeValue } from './tensor.mjs';
 
 export { ResidentTensor };
 export * from './ops.mjs'; // every op: a new one needs no line here
@@ -24,7 +24,7 @@ export function init(opts = {}) {
   if (opts === null || typeof opts !== 'object') return Promise.reject(new TypeError('init: opts must be an object'));
   const t = opts.parallelThreshold;
   if (t !== undefined && !(Number.isInteger(t) && t >= 0)) {
-    return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${t}`));
+    return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${describeValue(t)}`));
   }
   const state = getState();
   if (state) {

@@ -2,7 +2,10 @@
 // Each failure is a TypeError (wrong kind of thing) or RangeError (wrong value) that names the
 // op, the argument and the rule. Wherever a tensor is accepted, a ResidentTensor (already in
 // wasm memory) is accepted too: its descriptor then carries ptr instead of data.
+import { describeValue, typeName } from './describe.mjs';
 import { ResidentTensor, live } from './resident.mjs';
+
+export { describeValue, typeName }; // where they were: quantized.mjs imports typeName from here
 
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
@@ -18,21 +21,15 @@ const INT64_MAX = 2n ** 63n - 1n;
 const OOB_MODES = ['error', 'zero', 'clamp'];
 const NEGATIVE_POLICIES = ['wrap', 'error'];
 
-export function typeName(x) {
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'Array';
-  if (typeof x === 'object') return x.constructor?.name ?? 'object';
-  return typeof x;
-}
-
 export function product(shape) {
   let n = 1;
   for (const d of shape) n *= d;
   return n;
 }
 
+// A shape: a plain array or a TypedArray (not a DataView, which has no elements).
 function checkShape(op, name, shape, maxRank) {
-  if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) {
+  if (!Array.isArray(shape) && !(ArrayBuffer.isView(shape) && !(shape instanceof DataView))) {
     throw new TypeError(`${op}: ${name}.shape must be an array of non-negative integers, got ${typeName(shape)}`);
   }
   if (shape.length > maxRank) {
@@ -42,7 +39,7 @@ function checkShape(op, name, shape, maxRank) {
   for (let d = 0; d < shape.length; d++) {
     const s = Number(shape[d]);
     if (!Number.isInteger(s)) {
-      throw new TypeError(`${op}: ${name}.shape[${d}] must be an integer, got ${String(shape[d])}`);
+      throw new TypeError(`${op}: ${name}.shape[${d}] must be an integer, got ${describeValue(shape[d])}`);
     }
     if (s < 0 || s > MAX_DIM) {
       throw new RangeError(`${op}: ${name}.shape[${d}] must be between 0 and ${MAX_DIM}, got ${s}`);
@@ -153,7 +150,7 @@ function plainArrayKind(op, name, data) {
     const v = data[i];
     if (typeof v === 'bigint') { wide = true; continue; }
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new TypeError(`${op}: ${name}.data[${i}] must be an integer, got ${typeof v === 'number' ? v : typeName(v)}`);
+      throw new TypeError(`${op}: ${name}.data[${i}] must be an integer, got ${describeValue(v)}`);
     }
     if (v < -2147483648 || v > 2147483647) wide = true;
   }
@@ -162,7 +159,7 @@ function plainArrayKind(op, name, data) {
 
 export function integerArg(op, name, value, fallback) {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value)) throw new TypeError(`${op}: ${name} must be an integer, got ${String(value)}`);
+  if (!Number.isInteger(value)) throw new TypeError(`${op}: ${name} must be an integer, got ${describeValue(value)}`);
   if (value < -(2 ** 31) || value >= 2 ** 31) throw new RangeError(`${op}: ${name} ${value} is out of range`);
   return value;
 }
