@@ -114,7 +114,8 @@ function errorInfo(s) {
 /**
  * Runs op `spec.op` (its name in the API) as C op `spec.c` (its name in src/ops.def) on `data`
  * and `index` (the caller's tensors, or resident ones). spec: { op, c, names: { data, indices,
- * axis }, opts, attrs(opts, data, owner) -> the op's own attributes, checked after the tensors and
+ * axis }, opts, options (the op's own option names, js/ops.mjs: any other but the common ones
+ * throws), attrs(opts, data, owner) -> the op's own attributes, checked after the tensors and
  * the common options: { axis?, batchDims?, quant?, extra?, Type?, outLike? }, data?(op, name, t,
  * owner) } (both called as methods of spec, which may carry what they need).
  * For gatherBlockQuantized: `data` checks its codes, `quant` describes the table (writeCall),
@@ -123,9 +124,9 @@ function errorInfo(s) {
  */
 export function callOp(s, spec, data, index) {
   const { op, names } = spec;
+  const { opts, mode, negative } = commonOptions(op, spec.opts, spec.options); // first: a misspelt option explains the rest
   const d = spec.data ? spec.data(op, names.data, data, s) : dataTensor(op, names.data, data, s);
   const x = indexTensor(op, names.indices, index, s);
-  const { opts, mode, negative } = commonOptions(op, spec.opts);
   const { axis = 0, batchDims = 0, quant, extra = [], Type = d.Type, outLike } = spec.attrs(opts, d, s);
   const w = writeCall(s, { c: spec.c, dataShape: d.shape, indexShape: x.shape, axis, batchDims,
     elemSize: Type.BYTES_PER_ELEMENT, indexKind: x.kind, mode, negative, quant });

@@ -7,12 +7,16 @@ import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
 import { codesTensor } from './quantized.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
-import { dataTensor, describeValue } from './tensor.mjs';
+import { checkOptionNames, dataTensor, describeValue } from './tensor.mjs';
 
 export { ResidentTensor };
 export * from './ops.mjs'; // every op: a new one needs no line here
 
 let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
+
+// The option names of init() and upload(); any other throws (checkOptionNames), naming these.
+const INIT_OPTIONS = ['variant', 'threads', 'wasm', 'parallelThreshold'];
+const UPLOAD_OPTIONS = ['quantType'];
 
 /**
  * Loads the wasm module. opts: { variant?: 'simd-threaded'|'simd', threads?: number,
@@ -22,6 +26,11 @@ let pending = null; // the init() in flight: { promise, variant, threads } as it
 export function init(opts = {}) {
   // Checked before anything loads: an error after load() would leave a module and its threads behind.
   if (opts === null || typeof opts !== 'object') return Promise.reject(new TypeError('init: opts must be an object'));
+  try {
+    checkOptionNames('init', opts, INIT_OPTIONS);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const t = opts.parallelThreshold;
   if (t !== undefined && !(Number.isInteger(t) && t >= 0)) {
     return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${describeValue(t)}`));
@@ -130,6 +139,7 @@ export function upload(tensor, opts) {
   const s = ready(op);
   if (tensor instanceof ResidentTensor) throw new TypeError(`${op}: tensor is already resident`);
   if (opts !== undefined && (opts === null || typeof opts !== 'object')) throw new TypeError(`${op}: opts must be an object`);
+  checkOptionNames(op, opts, UPLOAD_OPTIONS);
   const quantType = opts?.quantType;
   if (quantType !== undefined && quantType !== 'uint4' && quantType !== 'int4') {
     throw new RangeError(`${op}: opts.quantType must be 'uint4' or 'int4' (a packed table of 4-bit codes), got ${JSON.stringify(quantType)}`);

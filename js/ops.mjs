@@ -8,6 +8,15 @@ import { integerArg } from './tensor.mjs';
 
 const { take: TF_NAMES, gather: GATHER_NAMES } = OP_NAMES;
 
+// Each op's own option names, besides those all take (outOfRange, negativeIndices, out, resident:
+// COMMON_OPTIONS of js/tensor.mjs); any other name throws, naming these (callOp: commonOptions).
+const OPTIONS = {
+  gather: [],
+  gatherND: ['batchDims'],
+  take: ['axis', 'batchDims'],
+  gatherBlockQuantized: ['quantType', 'bits', 'scaleType', 'zeroPoints', 'gatherAxis', 'quantizeAxis', 'blockSize'],
+};
+
 /**
  * torch.gather / ONNX GatherElements: out[i][j][k] = input[i][index[i][j][k]][k] for dim 1, and
  * so on. opts: { outOfRange?: 'error'|'zero'|'clamp', out?, resident? }
@@ -17,7 +26,7 @@ export function gather(input, dim, index, opts) {
     if (dim === undefined) throw new TypeError('gather: dim is required (the axis to gather along)');
     return { axis: integerArg('gather', 'dim', dim) };
   };
-  return callOp(ready('gather'), { op: 'gather', c: 'gather', names: GATHER_NAMES, opts, attrs }, input, index);
+  return callOp(ready('gather'), { op: 'gather', c: 'gather', names: GATHER_NAMES, opts, options: OPTIONS.gather, attrs }, input, index);
 }
 
 /**
@@ -26,7 +35,7 @@ export function gather(input, dim, index, opts) {
  */
 export function gatherND(params, indices, opts) {
   const attrs = (o) => ({ batchDims: integerArg('gatherND', 'opts.batchDims', o.batchDims, 0) });
-  return callOp(ready('gatherND'), { op: 'gatherND', c: 'gather_nd', names: TF_NAMES, opts, attrs }, params, indices);
+  return callOp(ready('gatherND'), { op: 'gatherND', c: 'gather_nd', names: TF_NAMES, opts, options: OPTIONS.gatherND, attrs }, params, indices);
 }
 
 /**
@@ -36,7 +45,7 @@ export function gatherND(params, indices, opts) {
 export function take(params, indices, opts) {
   const attrs = (o) => ({ axis: integerArg('take', 'opts.axis', o.axis, 0),
     batchDims: integerArg('take', 'opts.batchDims', o.batchDims, 0) });
-  return callOp(ready('take'), { op: 'take', c: 'take', names: TF_NAMES, opts, attrs }, params, indices);
+  return callOp(ready('take'), { op: 'take', c: 'take', names: TF_NAMES, opts, options: OPTIONS.take, attrs }, params, indices);
 }
 
 /** ONNX's name for gather (torch.gather); gatherND is already ONNX's GatherND. */
@@ -52,7 +61,7 @@ export const gatherElements = gather;
 export function gatherBlockQuantized(data, indices, scales, opts) {
   const s = ready(GBQ);
   const quantType = quantTypeOf(GBQ, opts);
-  return callOp(s, { op: GBQ, c: 'gather_block_quantized', names: GBQ_NAMES, opts, quantType, scales,
+  return callOp(s, { op: GBQ, c: 'gather_block_quantized', names: GBQ_NAMES, opts, options: OPTIONS[GBQ], quantType, scales,
     data: gbqData, attrs: gbqAttrs }, data, indices);
 }
 

@@ -164,13 +164,45 @@ export function integerArg(op, name, value, fallback) {
   return value;
 }
 
+/** The options every op takes (commonOptions checks them; js/ops.mjs lists each op's own). */
+export const COMMON_OPTIONS = Object.freeze(['outOfRange', 'negativeIndices', 'out', 'resident']);
+
+// A name compared loosely, for the did-you-mean hint: case, '_' and '-' ignored (batch_dims: batchDims).
+const loose = (name) => name.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * Throws a TypeError naming `op`, the first own enumerable string key of `opts` that is not in
+ * `known` (an array of option names) and the valid ones, with a did-you-mean hint where one of
+ * them differs only in case or by '_' / '-'. A typo in an option name is an error: ignored, it
+ * would leave the default in force without a word. Symbol keys are not options and pass.
+ */
+export function checkOptionNames(op, opts, known) {
+  if (opts === undefined || opts === null) return;
+  for (const key of Object.keys(opts)) {
+    if (known.includes(key)) continue;
+    const near = known.find((k) => loose(k) === loose(key));
+    const valid = known.length ? known.join(', ') : 'none';
+    throw new TypeError(`${op}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''} (valid options: ${valid})`);
+  }
+}
+
 /**
  * Validates opts; returns { opts, mode, negative } with mode 'error', 'zero' or 'clamp' (wg_oob_mode
- * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>).
+ * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>). With
+ * `known` (the op's own option names, js/ops.mjs), any other name than those and
+ * COMMON_OPTIONS throws (checkOptionNames).
  */
-export function commonOptions(op, opts) {
+export function commonOptions(op, opts, known) {
   if (opts === undefined || opts === null) opts = {};
   if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
+  if (known) {
+    // Every call passes here: no array is made unless a name is unknown.
+    for (const key in opts) {
+      if (!known.includes(key) && !COMMON_OPTIONS.includes(key) && Object.hasOwn(opts, key)) {
+        checkOptionNames(op, opts, [...known, ...COMMON_OPTIONS]);
+      }
+    }
+  }
   const oob = opts.outOfRange ?? 'error';
   if (!OOB_MODES.includes(oob)) {
     throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);
