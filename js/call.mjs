@@ -119,8 +119,9 @@ function errorInfo(s) {
 /** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
 export function callOp(s, desc, args) {
   const op = desc.name;
-  const t = desc.read(s, args);
+  // The options' names first: a misspelt option would otherwise surface as some other error.
   const { opts, mode, negative } = commonOptions(op, args[desc.params.length - 1], desc.options);
+  const t = desc.read(s, args);
   const { attrs, Type = t.data.Type, outLike } = desc.attrs(opts, t, s, args);
   const w = writeCall(s, desc.c, t, attrs, mode, negative);
   const { m, slot, codes } = s;

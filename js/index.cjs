@@ -13,7 +13,10 @@ for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlock
   exports[name] = function (...args) {
     if (!api) {
       if (name === 'dispose') return undefined;
-      throw new Error(`${name}: wasm-gather is not initialized; call 'await init()' first`);
+      // As js/state.mjs's ready() throws it once loaded: the same message and code.
+      const e = new Error(`${name}: wasm-gather is not initialized; call 'await init()' first`);
+      e.code = 'ERR_WG_NOT_INITIALIZED';
+      throw e;
     }
     return api[name](...args);
   };

@@ -14,10 +14,35 @@ export type IndexArray =
   | Int8Array | Int16Array | Uint8Array | Uint16Array
   | ReadonlyArray<number | bigint>;
 
+/**
+ * A shape: non-negative integers, in a plain array or a TypedArray of numbers (an Int32Array, a
+ * Uint32Array, ...), as ONNX Runtime and others hand them out. Results always have plain arrays.
+ */
+export type Shape = readonly number[] | ShapeArray;
+
+/** The TypedArrays of numbers (not bigints) a Shape may be. */
+export type ShapeArray =
+  | Int8Array | Int16Array | Int32Array | Uint8Array | Uint16Array | Uint32Array | Uint8ClampedArray
+  | Float32Array | Float64Array;
+
 /** `dims` (ONNX Runtime's name) is accepted as an alias for `shape`. */
 export type Tensor<T> =
-  | { data: T; shape: readonly number[] }
-  | { data: T; dims: readonly number[] };
+  | { data: T; shape: Shape }
+  | { data: T; dims: Shape };
+
+/**
+ * T over any buffer: Float32Array for a Float32Array<ArrayBuffer>, and so on. Since TypeScript 5.7
+ * a TypedArray type is generic over its buffer; an array made with `new Float32Array(n)` is a
+ * Float32Array<ArrayBuffer>, while the bare name `Float32Array` (as in TakeOptions<Float32Array>)
+ * means any buffer, shared ones included. Options and views are typed with this, so both fit.
+ * (Before 5.7 it is T itself.)
+ */
+export type Widened<T> =
+  T extends Float32Array ? Float32Array : T extends Float64Array ? Float64Array :
+  T extends Int8Array ? Int8Array : T extends Int16Array ? Int16Array : T extends Int32Array ? Int32Array :
+  T extends Uint8ClampedArray ? Uint8ClampedArray : T extends Uint8Array ? Uint8Array :
+  T extends Uint16Array ? Uint16Array : T extends Uint32Array ? Uint32Array :
+  T extends BigInt64Array ? BigInt64Array : T extends BigUint64Array ? BigUint64Array : T;
 
 /** Constructors of the data types, for ResidentTensor.arrayType. */
 export type DataArrayConstructor =
@@ -47,19 +72,38 @@ export class ResidentTensor<T extends DataArray = DataArray> {
   /**
    * The data without a copy: a view of the tensor's bytes in wasm memory (writes change the
    * tensor). Valid until dispose(); on the `simd` build also until wasm memory grows (a later
-   * upload or op may grow it), after which the view has length 0: call view() again.
+   * upload or op may grow it), after which the view has length 0: call view() again. On
+   * `simd-threaded` its buffer is a SharedArrayBuffer (hence Widened<T>: any buffer).
    */
-  view(): T;
+  view(): Widened<T>;
   dispose(): void;
 }
 
 /** Data or indices: a plain tensor or a resident one. */
 export type TensorLike<T> = Tensor<T> | (T extends DataArray ? ResidentTensor<T> : never);
 
-/** What an op returns: a ResidentTensor for { resident: true } or a resident opts.out, else a Result. */
+/**
+ * What an op returns: a ResidentTensor for { resident: true } or a resident opts.out, a Result
+ * for neither, and either (the union) where the type of the options does not tell: `resident`
+ * a boolean (as in `const o = { resident: true }`, whose type is { resident: boolean }: write
+ * `{ resident: true as const }` or pass it inline for a ResidentTensor), or `out` one of a
+ * TypedArray and a ResidentTensor. An optional `resident?: boolean` (a variable typed
+ * TakeOptions<...>) and an optional `out` count as not given.
+ */
 export type OpResult<T extends DataArray, O> =
-  O extends { resident: true } ? ResidentTensor<T> :
-  O extends { out: ResidentTensor } ? ResidentTensor<T> : Result<T>;
+  O extends { resident: infer R }
+    ? [R] extends [true] ? ResidentTensor<T>
+      : [R] extends [false | undefined | null] ? OutResult<T, O>
+      : Result<T> | ResidentTensor<T>
+    : OutResult<T, O>;
+
+/** OpResult for what opts.out is: a ResidentTensor, a TypedArray or { data, shape }, or either. */
+export type OutResult<T extends DataArray, O> =
+  O extends { out: infer U }
+    ? [U] extends [ResidentTensor<any>] ? ResidentTensor<T>
+      : [U] extends [DataArray | { data: DataArray } | undefined | null] ? Result<T>
+      : Result<T> | ResidentTensor<T>
+    : Result<T>;
 
 export interface Result<T extends DataArray> {
   data: T;
@@ -95,6 +139,27 @@ export interface IndexErrorInfo {
   size: number;
 }
 
+/**
+ * The `code` of wasm-gather's errors that a caller may want to tell apart (Node's convention: a
+ * string on error.code, the message being for people):
+ * - 'ERR_WG_NOT_INITIALIZED': an op, upload() or heapStats() called before init() resolved (or
+ *   after dispose()), from either entry (import or require);
+ * - 'ERR_WG_DISPOSED': a ResidentTensor used after its dispose(), or after the module it lives
+ *   in was disposed (upload it again).
+ * Both are plain Errors. Other errors (bad arguments: TypeError, RangeError) carry no code.
+ */
+export type ErrorCode = 'ERR_WG_NOT_INITIALIZED' | 'ERR_WG_DISPOSED';
+
+/** An Error with one of wasm-gather's codes: `if ((e as WasmGatherError).code === 'ERR_WG_DISPOSED')`. */
+export interface WasmGatherError extends Error {
+  code: ErrorCode;
+}
+
+/**
+ * Options are checked by name: one that the op does not take (a misspelt `outofRange`, or
+ * `axis` given to gatherND) throws a TypeError naming it and the valid ones, as init() and
+ * upload() do for theirs.
+ */
 export interface CommonOptions<T extends DataArray> {
   outOfRange?: OutOfRange;
   negativeIndices?: NegativeIndices;
@@ -102,7 +167,7 @@ export interface CommonOptions<T extends DataArray> {
    * A preallocated output, written in place: a TypedArray or { data, shape } (returned as the
    * result's data), or a ResidentTensor (returned itself; it must not be one of the inputs).
    */
-  out?: T | { data: T; shape?: readonly number[] } | ResidentTensor<T>;
+  out?: T | { data: T; shape?: Shape } | ResidentTensor<T>;
   /** Keep the result in wasm memory: the op returns a new ResidentTensor. */
   resident?: boolean;
 }
@@ -157,18 +222,18 @@ export function init(opts?: InitOptions): Promise<InitInfo>;
 export function dispose(): void;
 
 /** torch.gather: output has index's shape; out[i][j] = input[i][index[i][j]] for dim 1. */
-export function gather<T extends DataArray, O extends CommonOptions<T> = CommonOptions<T>>(
+export function gather<T extends DataArray, O extends CommonOptions<Widened<T>> = {}>(
   input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
 /** ONNX's name for gather (GatherElements); the same function. */
 export const gatherElements: typeof gather;
 
 /** tf.gather_nd: output shape indices.shape[:-1] + params.shape[batchDims + K:]. */
-export function gatherND<T extends DataArray, O extends GatherNDOptions<T> = GatherNDOptions<T>>(
+export function gatherND<T extends DataArray, O extends GatherNDOptions<Widened<T>> = {}>(
   params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
 /** tf.gather: output shape params.shape[:axis] + indices.shape[batchDims:] + params.shape[axis+1:]. */
-export function take<T extends DataArray, O extends TakeOptions<T> = TakeOptions<T>>(
+export function take<T extends DataArray, O extends TakeOptions<Widened<T>> = {}>(
   params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
 /** How gatherBlockQuantized's codes are stored (onnxruntime's GatherBlockQuantized T1). */
@@ -206,7 +271,7 @@ export interface GatherBlockQuantizedOptions<T extends ScaleArray> extends Commo
  * dequantized, each value (q - zeroPoint) * scale computed in float32 and rounded to the scale
  * type. Output shape: the logical data shape with gatherAxis replaced by indices.shape.
  */
-export function gatherBlockQuantized<T extends ScaleArray, O extends GatherBlockQuantizedOptions<T> = GatherBlockQuantizedOptions<T>>(
+export function gatherBlockQuantized<T extends ScaleArray, O extends GatherBlockQuantizedOptions<Widened<T>> = {}>(
   data: TensorLike<Uint8Array>, indices: TensorLike<IndexArray>, scales: TensorLike<T>, opts?: O): OpResult<T, O>;
 
 export interface UploadOptions {

@@ -7,7 +7,7 @@ import { allocate, copyIn, prepareCalls } from './call.mjs';
 import { TEST_HOOKS, load, warnOnce } from './loader.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { getState, ready, setState } from './state.mjs';
-import { codesTensor, dataTensor } from './tensor.mjs';
+import { checkOptionNames, codesTensor, dataTensor, describeValue } from './tensor.mjs';
 
 export { ResidentTensor };
 // The ops: one export line each.
@@ -18,6 +18,10 @@ export { gatherBlockQuantized } from './ops/gather-block-quantized.mjs';
 
 let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
 
+// The option names of init() and upload(); any other throws (checkOptionNames), naming these.
+const INIT_OPTIONS = ['variant', 'threads', 'wasm', 'parallelThreshold'];
+const UPLOAD_OPTIONS = ['quantType'];
+
 /**
  * Loads the wasm module. opts: { variant?: 'simd-threaded'|'simd', threads?: number,
  * wasm?: WebAssembly.Module | BufferSource | URL | string, parallelThreshold?: number }.
@@ -26,9 +30,14 @@ let pending = null; // the init() in flight: { promise, variant, threads } as it
 export function init(opts = {}) {
   // Checked before anything loads: an error after load() would leave a module and its threads behind.
   if (opts === null || typeof opts !== 'object') return Promise.reject(new TypeError('init: opts must be an object'));
+  try {
+    checkOptionNames('init', opts, INIT_OPTIONS);
+  } catch (e) {
+    return Promise.reject(e);
+  }
   const t = opts.parallelThreshold;
   if (t !== undefined && !(Number.isInteger(t) && t >= 0)) {
-    return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${t}`));
+    return Promise.reject(new RangeError(`init: opts.parallelThreshold must be a non-negative integer (bytes), got ${describeValue(t)}`));
   }
   const state = getState();
   if (state) {
@@ -135,6 +144,7 @@ export function upload(tensor, opts) {
   const s = ready(op);
   if (tensor instanceof ResidentTensor) throw new TypeError(`${op}: tensor is already resident`);
   if (opts !== undefined && (opts === null || typeof opts !== 'object')) throw new TypeError(`${op}: opts must be an object`);
+  checkOptionNames(op, opts, UPLOAD_OPTIONS);
   const quantType = opts?.quantType;
   if (quantType !== undefined && quantType !== 'uint4' && quantType !== 'int4') {
     throw new RangeError(`${op}: opts.quantType must be 'uint4' or 'int4' (a packed table of 4-bit codes), got ${JSON.stringify(quantType)}`);

@@ -1,5 +1,6 @@
 // Finds out what the host can run, picks a variant, compiles or takes the .wasm, and
 // instantiates the Emscripten glue. Nothing here touches globals or installs handlers.
+import { describeValue } from './describe.mjs';
 
 const VARIANTS = ['simd-threaded', 'simd'];
 
@@ -123,10 +124,10 @@ export function moduleVariant(module) {
 
 function checkOptions({ variant, threads }) {
   if (variant !== undefined && !VARIANTS.includes(variant)) {
-    throw new RangeError(`init: opts.variant must be 'simd-threaded' or 'simd', got ${JSON.stringify(variant)}`);
+    throw new RangeError(`init: opts.variant must be 'simd-threaded' or 'simd', got ${typeof variant === 'string' ? JSON.stringify(variant) : describeValue(variant)}`);
   }
   if (threads !== undefined && !(Number.isInteger(threads) && threads >= 1 && threads <= 64)) {
-    throw new RangeError(`init: opts.threads must be an integer from 1 to 64, got ${String(threads)}`);
+    throw new RangeError(`init: opts.threads must be an integer from 1 to 64, got ${describeValue(threads)}`);
   }
 }
 

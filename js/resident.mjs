@@ -1,6 +1,7 @@
 // Resident tensors: data that lives in wasm memory between calls, so that a large table is
 // copied in once (upload) and an op's result can stay there for the next op. A handle owns one
 // malloc'ed block; dispose() frees it, and a FinalizationRegistry frees what callers forget.
+import { describeValue } from './describe.mjs';
 
 // The finalizer frees a block only while its module is alive: dispose() of the module drops
 // all of its memory at once. Some hosts have no FinalizationRegistry (Cloudflare workerd):
@@ -67,7 +68,15 @@ export class ResidentTensor {
 }
 
 function describe(x) {
-  return ArrayBuffer.isView(x) ? `${x.constructor.name}(${x.length})` : String(x);
+  return ArrayBuffer.isView(x) ? `${x.constructor.name}(${x.length})` : describeValue(x);
+}
+
+// The error of a resident tensor used after it, or its module, was disposed: code 'ERR_WG_DISPOSED'
+// (js/index.d.cts: WasmGatherError).
+function disposed(message) {
+  const e = new Error(message);
+  e.code = 'ERR_WG_DISPOSED';
+  return e;
 }
 
 /**
@@ -77,9 +86,9 @@ function describe(x) {
  */
 export function live(t, op, name, owner, packed = false) {
   const r = internal.get(t);
-  if (r.ptr === 0) throw new Error(`${op}: ${name} is a resident tensor that was disposed`);
+  if (r.ptr === 0) throw disposed(`${op}: ${name} is a resident tensor that was disposed`);
   if (r.owner.closed || (owner && r.owner !== owner)) {
-    throw new Error(`${op}: ${name} is a resident tensor of a wasm-gather module that was disposed; upload it again`);
+    throw disposed(`${op}: ${name} is a resident tensor of a wasm-gather module that was disposed; upload it again`);
   }
   if (r.packed !== packed && owner) {
     throw new TypeError(packed

@@ -5,8 +5,18 @@ let current = null;
 export const getState = () => current;
 export function setState(s) { current = s; }
 
-/** The loaded module, or an error that says to call init() first. */
+/**
+ * The loaded module, or an error that says to call init() first: an Error whose code is
+ * 'ERR_WG_NOT_INITIALIZED' (js/index.d.cts: WasmGatherError; js/index.cjs throws the same).
+ */
 export function ready(op) {
-  if (!current) throw new Error(`${op}: wasm-gather is not initialized; call 'await init()' first`);
+  if (!current) throw notInitialized(op);
   return current;
+}
+
+/** The error of an op called before init() (or after dispose()). */
+export function notInitialized(op) {
+  const e = new Error(`${op}: wasm-gather is not initialized; call 'await init()' first`);
+  e.code = 'ERR_WG_NOT_INITIALIZED';
+  return e;
 }

@@ -2,7 +2,10 @@
 // Each failure is a TypeError (wrong kind of thing) or RangeError (wrong value) that names the
 // op, the argument and the rule. Wherever a tensor is accepted, a ResidentTensor (already in
 // wasm memory) is accepted too: its descriptor then carries ptr instead of data.
+import { describeValue, typeName } from './describe.mjs';
 import { ResidentTensor, live } from './resident.mjs';
+
+export { describeValue, typeName }; // where they were: quantized.mjs imports typeName from here
 
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
@@ -22,21 +25,15 @@ const INT64_MAX = 2n ** 63n - 1n;
 const OOB_MODES = ['error', 'zero', 'clamp'];
 const NEGATIVE_POLICIES = ['wrap', 'error'];
 
-export function typeName(x) {
-  if (x === null) return 'null';
-  if (Array.isArray(x)) return 'Array';
-  if (typeof x === 'object') return x.constructor?.name ?? 'object';
-  return typeof x;
-}
-
 export function product(shape) {
   let n = 1;
   for (const d of shape) n *= d;
   return n;
 }
 
+// A shape: a plain array or a TypedArray (not a DataView, which has no elements).
 function checkShape(op, name, shape, maxRank) {
-  if (!Array.isArray(shape) && !ArrayBuffer.isView(shape)) {
+  if (!Array.isArray(shape) && !(ArrayBuffer.isView(shape) && !(shape instanceof DataView))) {
     throw new TypeError(`${op}: ${name}.shape must be an array of non-negative integers, got ${typeName(shape)}`);
   }
   if (shape.length > maxRank) {
@@ -46,7 +43,7 @@ function checkShape(op, name, shape, maxRank) {
   for (let d = 0; d < shape.length; d++) {
     const s = Number(shape[d]);
     if (!Number.isInteger(s)) {
-      throw new TypeError(`${op}: ${name}.shape[${d}] must be an integer, got ${String(shape[d])}`);
+      throw new TypeError(`${op}: ${name}.shape[${d}] must be an integer, got ${describeValue(shape[d])}`);
     }
     if (s < 0 || s > MAX_DIM) {
       throw new RangeError(`${op}: ${name}.shape[${d}] must be between 0 and ${MAX_DIM}, got ${s}`);
@@ -171,7 +168,7 @@ function plainArrayKind(op, name, data) {
     const v = data[i];
     if (typeof v === 'bigint') { wide = true; continue; }
     if (typeof v !== 'number' || !Number.isInteger(v)) {
-      throw new TypeError(`${op}: ${name}.data[${i}] must be an integer, got ${typeof v === 'number' ? v : typeName(v)}`);
+      throw new TypeError(`${op}: ${name}.data[${i}] must be an integer, got ${describeValue(v)}`);
     }
     if (v < -2147483648 || v > 2147483647) wide = true;
   }
@@ -180,18 +177,50 @@ function plainArrayKind(op, name, data) {
 
 export function integerArg(op, name, value, fallback) {
   if (value === undefined) return fallback;
-  if (!Number.isInteger(value)) throw new TypeError(`${op}: ${name} must be an integer, got ${String(value)}`);
+  if (!Number.isInteger(value)) throw new TypeError(`${op}: ${name} must be an integer, got ${describeValue(value)}`);
   if (value < -(2 ** 31) || value >= 2 ** 31) throw new RangeError(`${op}: ${name} ${value} is out of range`);
   return value;
 }
 
+/** The options every op takes (commonOptions checks them; js/ops.mjs lists each op's own). */
+export const COMMON_OPTIONS = Object.freeze(['outOfRange', 'negativeIndices', 'out', 'resident']);
+
+// A name compared loosely, for the did-you-mean hint: case, '_' and '-' ignored (batch_dims: batchDims).
+const loose = (name) => name.toLowerCase().replace(/[_-]/g, '');
+
+/**
+ * Throws a TypeError naming `op`, the first own enumerable string key of `opts` that is not in
+ * `known` (an array of option names) and the valid ones, with a did-you-mean hint where one of
+ * them differs only in case or by '_' / '-'. A typo in an option name is an error: ignored, it
+ * would leave the default in force without a word. Symbol keys are not options and pass.
+ */
+export function checkOptionNames(op, opts, known) {
+  if (opts === undefined || opts === null) return;
+  for (const key of Object.keys(opts)) {
+    if (known.includes(key)) continue;
+    const near = known.find((k) => loose(k) === loose(key));
+    const valid = known.length ? known.join(', ') : 'none';
+    throw new TypeError(`${op}: unknown option '${key}'${near ? ` (did you mean '${near}'?)` : ''} (valid options: ${valid})`);
+  }
+}
+
 /**
  * Validates opts; returns { opts, mode, negative } with mode 'error', 'zero' or 'clamp' (wg_oob_mode
- * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>).
+ * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>). With
+ * `known` (the op's own option names, js/ops.mjs), any other name than those and
+ * COMMON_OPTIONS throws (checkOptionNames).
  */
-export function commonOptions(op, opts) {
+export function commonOptions(op, opts, known) {
   if (opts === undefined || opts === null) opts = {};
   if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
+  if (known) {
+    // Every call passes here: no array is made unless a name is unknown.
+    for (const key in opts) {
+      if (!known.includes(key) && !COMMON_OPTIONS.includes(key) && Object.hasOwn(opts, key)) {
+        checkOptionNames(op, opts, [...known, ...COMMON_OPTIONS]);
+      }
+    }
+  }
   const oob = opts.outOfRange ?? 'error';
   if (!OOB_MODES.includes(oob)) {
     throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);

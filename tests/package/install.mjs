@@ -15,14 +15,23 @@ const SMOKE_FILES = ['tests/package/smoke.mjs', 'tests/lib/random-cases.mjs', 't
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
   { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
-/** Packs and installs into build/package-tests/<name>/app; resolves to { app, tarball, packed }. */
-export function packAndInstall(name) {
+/**
+ * Packs into a fresh build/package-tests/<name>/ (nothing installed); returns { dir, tarball,
+ * packed } (packed: npm pack --json's entry: filename, files, ...).
+ */
+export function pack(name) {
   const dir = `${root}build/package-tests/${name}`;
   rmSync(dir, { recursive: true, force: true });
-  for (const d of ['package', 'lib']) mkdirSync(`${dir}/app/tests/${d}`, { recursive: true });
+  mkdirSync(dir, { recursive: true });
   // --ignore-scripts: prepack would rebuild the wasm (--force); pretest has just built it.
   const [packed] = JSON.parse(npm(['pack', '--json', '--ignore-scripts', '--pack-destination', dir], root));
-  const tarball = `${dir}/${packed.filename}`;
+  return { dir, tarball: `${dir}/${packed.filename}`, packed };
+}
+
+/** Packs and installs into build/package-tests/<name>/app; resolves to { app, tarball, packed }. */
+export function packAndInstall(name) {
+  const { dir, tarball, packed } = pack(name);
+  for (const d of ['package', 'lib']) mkdirSync(`${dir}/app/tests/${d}`, { recursive: true });
   writeFileSync(`${dir}/app/package.json`, `${JSON.stringify({
     name: 'wasm-gather-consumer', private: true, type: 'module',
     dependencies: { 'wasm-gather': `file:../${packed.filename}` },

@@ -1,0 +1,94 @@
+// Type tests (tests/types.test.mjs: tsc --noEmit against the installed package, under nodenext
+// and bundler resolution): what a new user wrote and the types got wrong. Each
+// `@ts-expect-error` is a line that must not compile.
+import { gather, gatherBlockQuantized, gatherND, init, take, upload } from 'wasm-gather';
+import type {
+  ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, ResidentTensor, Result, Shape, TakeOptions, WasmGatherError,
+} from 'wasm-gather';
+import simd from 'wasm-gather/simd.wasm';
+import simdThreaded from 'wasm-gather/simd-threaded.wasm';
+
+// 1c: the builds as imports, accepted by init({ wasm }) whatever a bundler makes of them.
+await init({ wasm: simd });
+await init({ wasm: simdThreaded, variant: 'simd-threaded' });
+const built: WebAssembly.Module | BufferSource | URL | string = simd;
+// @ts-expect-error: not a number
+const notNumber: number = simdThreaded;
+
+const params = { data: new Float32Array(6), shape: [3, 2] };
+const idx = { data: [2, 0], shape: [2] };
+
+// 1a: options held in a variable. A widened `resident: boolean` gives the union.
+const o = { resident: true };
+const either = take(params, idx, o);
+const eitherOk: Result<Float32Array> | ResidentTensor<Float32Array> = either;
+// @ts-expect-error: it may be a Result
+const notSurelyResident: ResidentTensor<Float32Array> = either;
+// @ts-expect-error: it may be a ResidentTensor
+const notSurelyResult: Result<Float32Array> = either;
+if (either instanceof Object && 'dispose' in either) either.dispose();
+// ... a literal (inline, or `as const`) gives the one it is.
+const kept: ResidentTensor<Float32Array> = take(params, idx, { resident: true });
+const keptConst: ResidentTensor<Float32Array> = take(params, idx, { resident: true } as const);
+const plain: Result<Float32Array> = take(params, idx, { resident: false });
+const none: Result<Float32Array> = take(params, idx);
+const axisOnly = { axis: 1 };
+const axisResult: Result<Float32Array> = take(params, idx, axisOnly);
+// ... a resident out gives it back, a TypedArray out a Result, either of them the union.
+const inPlace: ResidentTensor<Float32Array> = take(params, idx, { out: kept });
+const into: Result<Float32Array> = take(params, idx, { out: new Float32Array(4) });
+const someOut = Math.random() < 0.5 ? kept : new Float32Array(4);
+// @ts-expect-error: out may be resident
+const maybeInPlace: Result<Float32Array> = take(params, idx, { out: someOut });
+const flag = Math.random() < 0.5;
+const byFlag: Result<Int32Array> | ResidentTensor<Int32Array> = gather({ data: new Int32Array(4), shape: [2, 2] }, 1,
+  { data: [0, 1, 1, 0], shape: [2, 2] }, { resident: flag });
+
+// 1b: option types named with the bare TypedArray (any buffer, TypeScript 5.7+), passed on.
+const takeOpts: TakeOptions<Float32Array> = { axis: 0, out: new Float32Array(4) };
+const viaTakeOpts: Result<Float32Array> = take(params, idx, takeOpts);
+const ndOpts: GatherNDOptions<Int32Array> = { batchDims: 0, outOfRange: 'zero' };
+const nd: Result<Int32Array> = gatherND({ data: new Int32Array(4), shape: [2, 2] }, { data: [1], shape: [1, 1] }, ndOpts);
+const qOpts: GatherBlockQuantizedOptions<Float32Array> = { bits: 4, blockSize: 16 };
+const deq: Result<Float32Array> = gatherBlockQuantized({ data: new Uint8Array(16), shape: [2, 8] }, idx,
+  { data: new Float32Array(2), shape: [2, 1] }, qOpts);
+// A shared buffer on either side.
+const shared = new Float32Array(new SharedArrayBuffer(16));
+const intoShared: Result<Float32Array> = take(params, idx, { out: shared });
+const fromShared: Result<Float32Array> = take({ data: shared, shape: [4] }, idx, { out: new Float32Array(2) });
+const view: Float32Array = kept.view();
+// @ts-expect-error: out must have the data's type
+take(params, idx, { out: new Int32Array(4) });
+// @ts-expect-error: TakeOptions of another type
+take(params, idx, { axis: 0, out: new Float64Array(4) } as TakeOptions<Float64Array>);
+// @ts-expect-error: an option name the op does not take (it throws at run time too)
+take(params, idx, { outofRange: 'zero' });
+// @ts-expect-error: gatherND has no axis
+gatherND(params, { data: [1], shape: [1, 1] }, { axis: 0 });
+
+// 3: shapes as TypedArrays, wherever a shape is given.
+const i32Shape: Shape = new Int32Array([3, 2]);
+const fromTyped: Result<Float32Array> = take({ data: new Float32Array(6), shape: new Int32Array([3, 2]) },
+  { data: new Int32Array([1]), dims: new Uint32Array([1]) }, { out: { data: new Float32Array(2), shape: new Uint32Array([1, 2]) } });
+const up: ResidentTensor<Float64Array> = upload({ data: new Float64Array(4), shape: new Float64Array([2, 2]) });
+const deqTyped: Result<Uint16Array> = gatherBlockQuantized({ data: new Uint8Array(16), shape: new Int32Array([2, 8]) }, idx,
+  { data: new Uint16Array(2), shape: new Uint8Array([2, 1]) },
+  { bits: 4, blockSize: 16, zeroPoints: { data: new Uint8Array(1), shape: new Uint16Array([2, 1]) } });
+// @ts-expect-error: bigints are not a shape
+take({ data: new Float32Array(6), shape: new BigInt64Array(2) }, idx);
+// @ts-expect-error: nor is a string
+take({ data: new Float32Array(6), shape: '3,2' }, idx);
+
+// 4: the error codes.
+try {
+  take(params, idx);
+} catch (e) {
+  const code: ErrorCode = (e as WasmGatherError).code;
+  if (code === 'ERR_WG_NOT_INITIALIZED' || code === 'ERR_WG_DISPOSED') console.log(code);
+  // @ts-expect-error: not one of the codes
+  const other: ErrorCode = 'ERR_WG_OTHER';
+}
+
+export const used: unknown[] = [built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
+  none, axisResult, inPlace, into, maybeInPlace, byFlag, viaTakeOpts, nd, deq, intoShared, fromShared, view, i32Shape,
+  fromTyped, up, deqTyped];
