@@ -17,7 +17,7 @@ function cString(bytes, ptr) {
 
 /**
  * Reads the module's table into { value(name), nameOf(prefix, value), ops, tensors, attrs,
- * dtypes, call, maxRank }: ops maps an op's name in src/ops.def (take, gather_nd, ...) to
+ * dtypes, call, maxRank }: ops maps an op's name in src/ops.def (its C name) to
  * { number, tensors: Set of roles, attrs: Set of names }; tensors and attrs are the record's
  * slots in order (src/call.def); dtypes maps a dtype's name (F32, I32, ...) to its number; call
  * holds the record's size and the byte offset of each field by name ('op', 'err.arg',

@@ -69,7 +69,7 @@ export function overlaps(a, b) {
 
 // The cost model's constants, in ns, measured here by bench/copy-cost.mjs (the median of three
 // runs of it, 2026-11-23, simd-threaded at 2 threads, 2 shared cores): per output block of
-// blockBytes[i] bytes, a one-shot take of random rows of a JS array of up to 32 MiB into a new
+// blockBytes[i] bytes, a one-shot call that gathers random rows of a JS array of up to 32 MiB into a new
 // array, what the kernel path costs besides copying the data in (the indices in, the kernel, the
 // output out) and what the JS path costs (the indices in, C resolving the plan, executePlan); and
 // per byte, copying the data into wasm memory. JS reads a random element of a table that is not

@@ -1,4 +1,4 @@
-// Finds out what the host can run, picks a variant, compiles or takes the .wasm, and
+// Finds out what the host can run, picks a variant, compiles or accepts the .wasm, and
 // instantiates the Emscripten glue. Nothing here touches globals or installs handlers.
 import { describeValue } from './describe.mjs';
 
@@ -34,7 +34,7 @@ export function detectEnvironment() {
   const isWorkerd = typeof g.navigator === 'object' && g.navigator.userAgent === 'Cloudflare-Workers';
   const isEdgeLight = typeof g.EdgeRuntime === 'string'; // Vercel Edge and its edge-runtime package
   // Node and Bun: the CommonJS glue with worker_threads. Deno and workerd also report
-  // process.versions.node, but must take the web glue (docs/toolchain.md).
+  // process.versions.node, but must load the web glue (docs/toolchain.md).
   const isNode = typeof g.process === 'object' && !!g.process.versions?.node && !isDeno && !isWorkerd && !isEdgeLight;
   const hasSAB = typeof g.SharedArrayBuffer === 'function';
   const hasWorker = typeof g.Worker === 'function';

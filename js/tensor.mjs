@@ -9,7 +9,7 @@ export { describeValue, typeName }; // where they were: quantized.mjs imports ty
 
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
-// Each array type the ops take and its element type (src/call.h's WG_DTYPES, by name).
+// Each array type the ops accept and its element type (src/call.h's WG_DTYPES, by name).
 const DTYPES = new Map([[Float32Array, 'F32'], [Float64Array, 'F64'], [Int8Array, 'I8'], [Int16Array, 'I16'],
   [Int32Array, 'I32'], [Uint8Array, 'U8'], [Uint16Array, 'U16'], [Uint32Array, 'U32'], [Uint8ClampedArray, 'U8'],
   [BigInt64Array, 'I64'], [BigUint64Array, 'U64']]);

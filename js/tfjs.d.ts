@@ -49,7 +49,7 @@ export interface KernelStats {
   fallbacks: Record<string, number>;
   /** Calls that ran in TensorFlow.js's wasm memory (opts.inPlace), nothing copied. */
   inPlace: number;
-  /** Tables copied into wasm-gather's memory (a tensor's data on its second gather; 'cpu', and 'wasm' not in place). */
+  /** Tables copied into wasm-gather's memory (a tensor's data on its second use; 'cpu', and 'wasm' not in place). */
   uploads: number;
   /** Tables held now; each is freed when tfjs disposes its data. */
   cached: number;

@@ -3,8 +3,8 @@
 // module imports nothing of TensorFlow.js (an optional peer dependency, never bundled).
 //
 // Semantics are TensorFlow.js's: its shape checks (called from the namespace, so its messages),
-// its messages for bad indices, and where its backends are wrong (gather with batchDims on wasm,
-// gatherND's unchecked or flattened-only index check) the right answer or its error.
+// its messages for bad indices, and where its backends are wrong (GatherV2 with batchDims on wasm,
+// GatherNd's unchecked or flattened-only index check) the right answer or its error.
 //
 // Data movement: on 'cpu' the tensors' values are TypedArrays (backend.data), passed as they are
 // and the result handed over without another copy; a tensor gathered from a second time (an
@@ -336,7 +336,7 @@ function freeCache(backend) {
   else delete backend.disposeData;
 }
 
-// What to gather from: the cached resident copy of x, a new one on x's second use, or x's values.
+// What to read from: the cached resident copy of x, a new one on x's second use, or x's values.
 function tableFor(backend, x, values) {
   const c = cacheOf(backend);
   const r = c.resident.get(x.dataId);

@@ -1,4 +1,4 @@
-/* Dequantizing kernels of gather_block_quantized, named by the codes they read and the type
+/* Dequantizing kernels of the dequantization stage (stage_dequant.c), named by the codes they read and the type
  * they write (XNNPACK style: u2/u4/i4/u8 codes -> f32/f16/bf16), the float conversions they
  * round with, and the one place where a call's kernel is picked. */
 #ifndef WG_DEQUANT_KERNELS_H

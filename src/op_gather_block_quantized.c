@@ -1,5 +1,5 @@
-/* gather_block_quantized: onnxruntime's com.microsoft.GatherBlockQuantized, take(dequantize(data),
- * indices, gather_axis) without dequantizing what is not gathered.
+/* gather_block_quantized: onnxruntime's com.microsoft.GatherBlockQuantized, ONNX Gather of
+ * dequantize(data) along gather_axis, without dequantizing what is not gathered.
  * https://github.com/microsoft/onnxruntime/blob/main/docs/ContribOperators.md#com.microsoft.GatherBlockQuantized
  * Semantics and what onnxruntime-web 1.30 accepts: docs/gather-block-quantized.md. The rules are
  * here; the work is the dequantization stage (stage_dequant.c). */
@@ -37,7 +37,7 @@ static wg_status check_shape(const size_t* shape, size_t rank, const size_t* wan
 
 /* Every rule: data rank >= 1; quant type, bits, block size; both axes in range, the quantize
  * axis last for uint8; the scales' and zero points' shapes. Output: the logical data shape with
- * the gather axis replaced by indices.shape. */
+ * gather_axis replaced by indices.shape. */
 static wg_status plan_gbq(const wg_call* c, gbq_plan* plan, wg_error_info* err) {
   const wg_tensor* data = &c->tensors[WG_TENSOR_data];
   const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];

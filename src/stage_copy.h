@@ -4,8 +4,8 @@
  * Every op's source offsets have one form. Block q + j of a segment (a run of blocks the op
  * hands out at once) comes from
  *     base + j * ramp + sum over c < depth of resolve(indices[first + j * depth + c]) * strides[c]
- * where resolve() wraps a negative index and checks it against dim_sizes[c]. take and gather
- * have depth 1, gather_nd has depth K (0 for whole slices).
+ * where resolve() wraps a negative index and checks it against dim_sizes[c]. An op that indexes
+ * one dimension has depth 1; one whose indices are tuples of K has depth K (0: whole slices).
  *
  * In the offsets mode (the call's offsets tensor set: js/copy-plan.mjs) the run resolves the
  * output into its blocks' sources instead of copying them: offsets[b] is the byte offset in data

@@ -1,6 +1,6 @@
 /* The dequantization, a kind of stage (src/op.h): slices of a block-quantized table, gathered
  * and dequantized. The output is outer * count slices (outer = prod of the logical dims before
- * the gather axis, count = the indices), each a run of `inner` consecutive logical elements of
+ * gather_axis, count = the indices), each a run of `inner` consecutive logical elements of
  * the table: slice (o, i) is elements [(o * axis_size + indices[i]) * inner, + inner). A run is
  * dequantized a block at a time (one scale and one zero point each) by the kernels of
  * dequant_kernels.h, in parallel over slices. Code number p of the table is logical element p in
@@ -25,10 +25,10 @@ typedef enum wg_zp_kind {
 
 typedef struct wg_dequant_job {
   /* set by the op's plan */
-  size_t outer;     /* prod(logical dims before the gather axis) */
-  size_t axis_size; /* the logical gather dim */
+  size_t outer;     /* prod(logical dims before gather_axis) */
+  size_t axis_size; /* the logical dim along gather_axis */
   size_t count;     /* indices */
-  size_t inner;     /* prod(logical dims after the gather axis): elements per slice */
+  size_t inner;     /* prod(logical dims after gather_axis): elements per slice */
   /* element p's block: scales[(p / (qlen * post) * nblk + (p / post) % qlen / block) * post + p % post] */
   size_t qlen, post, nblk, block;
   unsigned bits;
@@ -53,7 +53,7 @@ typedef struct wg_dequant_job {
 
 extern const wg_stage_kind wg_stage_dequant;
 
-/* Adds the job as the plan's stage, with its index check (the gather axis, first_dim). */
+/* Adds the job as the plan's stage, with its index check (gather_axis, first_dim). */
 void wg_plan_dequant(wg_plan* plan, wg_dequant_job* job, size_t first_dim);
 
 #endif

@@ -24,5 +24,5 @@ export default desc;
  */
 export const gather = defineOp(desc);
 
-/** ONNX's name for gather (torch.gather); gatherND is already ONNX's GatherND. */
+/** ONNX's name for it (GatherElements). */
 export const gatherElements = gather;
