@@ -1,10 +1,10 @@
-// A copy plan executed in JS (issue 13: move each byte once). C resolves the call into its
-// output blocks' sources (src/op.h: args.offsets), with the same rules and errors as a run; the
+// A copy plan executed in JS (each byte moved once). C resolves the call into its output blocks'
+// sources (the call record's offsets tensor, src/stage_copy.h), with the same rules and errors as a run; the
 // bytes then move here, from where they are (the caller's data array, or a resident tensor's
 // wasm memory) into where they go (the caller's output array), instead of copying the whole data
 // into wasm memory and the output out of it.
 //
-// When: see choosePath (the cost model) and README "Where the bytes move".
+// When: see choosePath (the cost model) and docs/architecture.md, "Where the bytes move".
 
 /** C's WG_ZERO_BLOCK (SIZE_MAX of wasm32) as it reads in a Uint32Array: a block of zeros. */
 export const ZERO_BLOCK = 0xffffffff;

@@ -74,7 +74,7 @@ static int64_t now_ns(void) {
  * A generation is closed (its tile set to CLOSED) before the next job is written. A worker that
  * finished the last tile of job G may still hold G's state (G, T) when the caller writes job G+1
  * with more tiles: without the close its compare-and-swap on (G, T) would succeed and run a tile
- * of G+1 that the caller does not count (issue 9; tests/native/test_pool.c forces it). With the
+ * of G+1 that the caller does not count (a race tests/native/test_pool.c forces). With the
  * close, no claim on G can succeed once G is over, so:
  *  - a tile is claimed only under the generation of the job whose fields it reads, and the
  *    successful compare-and-swap (acquire) reads from the caller's publishing store (release):
