@@ -5,6 +5,7 @@
 // Usage: node bench/threshold.mjs
 import { readAbi } from '../js/abi.mjs';
 import { prepareCalls, writeCall, writeTensors } from '../js/call.mjs';
+import take from '../js/ops/take.mjs';
 import { load } from '../js/loader.mjs';
 import { median } from '../common/timing.mjs';
 
@@ -45,8 +46,8 @@ for (const threads of THREADS) {
     for (let i = 0; i < maxIdx; i++) idx[i] = (i * 2654435761) % rows;
     for (const size of SIZES) {
       const n = size / row;
-      writeCall(s, 'take', { data: { shape: [rows, row / 4], dtype: 'F32' }, indices: { shape: [n], dtype: 'I32' } },
-        { axis: 0, batch_dims: 0 }, 'error', 'wrap');
+      writeCall(s, take, { data: { shape: [rows, row / 4], dtype: 'F32' }, indices: { shape: [n], dtype: 'I32' } },
+        [0, 0], 'error', 'wrap'); // axis, batch_dims
       const run = () => m._wg_call_run(pool, s.call);
       if (run() !== 0) throw new Error('take failed');
       ((results[row] ??= {})[size] ??= {})[threads] = timeIt(run);

@@ -20,9 +20,10 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
  * call them), attributes (src/call.def's names of those it sets; the policies are everyone's),
  * axis (what messages call its axis), options (its own option names), tfjs? (the TensorFlow.js
  * kernel it serves), messages? (words for its own statuses: js/errors.mjs), read(s, args) ->
- * { role: tensor descriptor } (js/tensor.mjs), attrs(opts, tensors, s, args) -> { attrs:
- * { name: int32 }, Type? (the output's array type; default the data's), outLike? (what has that
- * type, for messages) } (it may add tensors that depend on the options) }.
+ * { role: tensor descriptor } (js/tensor.mjs), attrs(opts, tensors, s, args) -> { attrs: the
+ * int32 values of its attributes in their order, Type? (the output's array type; default the
+ * data's), outLike? (what has that type, for messages) } (it may add tensors that depend on the
+ * options) }.
  */
 export function defineOp(desc) {
   const { name } = desc;
@@ -49,9 +50,19 @@ export function prepareCalls(s) {
   s.slots = abi.tensors.map((role) => ({ role, ptr: word(`${role}.ptr`), dtype: word(`${role}.dtype`),
     rank: word(`${role}.rank`), shape: word(`${role}.shape`) }));
   s.slot = Object.fromEntries(s.slots.map((t) => [t.role, t]));
-  s.attrWords = Object.fromEntries(abi.attrs.map((a) => [a, word(`attrs.${a}`)]));
-  s.opAttrs = Object.fromEntries(Object.entries(abi.ops).map(([c, o]) => [c, [...o.attrs]]));
-  s.codes = { ok: abi.value('WG_OK'), dtype: abi.dtypes,
+  // Per op, what a call writes: its input slots (those the plan does not write), its attributes
+  // but the policies (their words), and the policies' words.
+  const PLANNED = ['out', 'offsets', 'workspace'], POLICIES = ['out_of_range', 'negative_indices'];
+  s.layouts = Object.fromEntries(Object.entries(abi.ops).map(([c, o]) => [c, {
+    number: o.number,
+    inputs: s.slots.filter((t) => o.tensors.has(t.role) && !PLANNED.includes(t.role)),
+    attrWords: Object.fromEntries([...o.attrs].filter((a) => !POLICIES.includes(a)).map((name) => [name, word(`attrs.${name}`)])),
+    mode: o.attrs.has('out_of_range') ? word('attrs.out_of_range') : -1,
+    negative: o.attrs.has('negative_indices') ? word('attrs.negative_indices') : -1,
+    offsets: o.tensors.has('offsets') ? s.slot.offsets.ptr : -1,
+  }]));
+  s.descLayouts = new Map(); // descriptor -> its layout, with its attributes' words in its order (layoutOf)
+  s.codes = { ok: abi.value('WG_OK'), dtype: new Map(Object.entries(abi.dtypes)),
     mode: { error: abi.value('WG_OOB_ERROR'), zero: abi.value('WG_OOB_ZERO'), clamp: abi.value('WG_OOB_CLAMP') },
     negative: { wrap: abi.value('WG_NEGATIVE_WRAP'), error: abi.value('WG_NEGATIVE_ERROR') } };
 }
@@ -67,36 +78,48 @@ function words(s) {
   return s.words;
 }
 
+// An op's layout in s's record (prepareCalls), for its descriptor: attrWords[i] is the word of
+// desc.attributes[i].
+function layoutOf(s, desc) {
+  let L = s.descLayouts.get(desc);
+  if (L === undefined) {
+    const op = s.layouts[desc.c];
+    L = { ...op, attrWords: desc.attributes.map((name) => op.attrWords[name]) };
+    s.descLayouts.set(desc, L);
+  }
+  return L;
+}
+
 /**
- * Writes a call into the record (after prepareCalls): c the op's name in src/ops.def; tensors
- * { role: { shape, dtype } } (dtype a name of src/call.h's WG_DTYPES; every other slot is
- * written absent); attrs { name: int32 } for each attribute the op takes but the policies;
- * mode the out-of-range mode ('error', 'zero', 'clamp') and negative the negative-index policy
- * ('wrap', 'error'). The tensors' addresses are written by writeTensors once they are in wasm
- * memory. Returns the Uint32Array of wasm memory it wrote through (valid until memory grows).
+ * Writes a call of op `desc` (its descriptor, js/ops/) into the record (after prepareCalls):
+ * tensors { role: { shape, dtype } } (dtype a name of src/call.h's WG_DTYPES; an input slot of
+ * the op that is not there is written absent); attrs the values of desc.attributes, in that
+ * order; mode the out-of-range mode ('error', 'zero', 'clamp') and negative the negative-index
+ * policy ('wrap', 'error'). The tensors' addresses are written once they are in wasm memory
+ * (writeTensors). Returns the Uint32Array of wasm memory it wrote through (valid until memory grows).
  */
-export function writeCall(s, c, tensors, attrs, mode, negative) {
-  const { codes, slots, attrWords } = s;
+export function writeCall(s, desc, tensors, attrs, mode, negative) {
+  return writeLayout(s, layoutOf(s, desc), tensors, attrs, mode, negative);
+}
+
+function writeLayout(s, L, tensors, attrs, mode, negative) {
+  const { codes } = s;
   const w = words(s);
-  w[s.fields.op] = s.abi.ops[c].number;
-  for (let i = 0; i < slots.length; i++) {
-    const slot = slots[i], t = tensors[slot.role];
+  w[s.fields.op] = L.number;
+  for (let i = 0; i < L.inputs.length; i++) {
+    const slot = L.inputs[i], t = tensors[slot.role];
     if (t === undefined) {
-      w[slot.dtype] = codes.dtype.NONE;
+      w[slot.dtype] = codes.dtype.get('NONE');
       w[slot.rank] = 0;
     } else {
-      w[slot.dtype] = codes.dtype[t.dtype];
+      w[slot.dtype] = codes.dtype.get(t.dtype);
       w[slot.rank] = t.shape.length;
       for (let d = 0; d < t.shape.length; d++) w[slot.shape + d] = t.shape[d];
     }
   }
-  const names = s.opAttrs[c];
-  for (let i = 0; i < names.length; i++) {
-    const name = names[i];
-    if (name === 'out_of_range') w[attrWords[name]] = codes.mode[mode];
-    else if (name === 'negative_indices') w[attrWords[name]] = codes.negative[negative];
-    else w[attrWords[name]] = attrs[name];
-  }
+  for (let i = 0; i < L.attrWords.length; i++) w[L.attrWords[i]] = attrs[i];
+  if (L.mode >= 0) w[L.mode] = codes.mode[mode];
+  if (L.negative >= 0) w[L.negative] = codes.negative[negative];
   return w;
 }
 
@@ -123,7 +146,8 @@ export function callOp(s, desc, args) {
   const { opts, mode, negative } = commonOptions(op, args[desc.params.length - 1], desc.options);
   const t = desc.read(s, args);
   const { attrs, Type = t.data.Type, outLike } = desc.attrs(opts, t, s, args);
-  const w = writeCall(s, desc.c, t, attrs, mode, negative);
+  const L = layoutOf(s, desc);
+  const w = writeLayout(s, L, t, attrs, mode, negative);
   const { m, slot, codes } = s;
   let status = m._wg_call_shape(s.call);
   if (status !== codes.ok) throw failure(s, status, desc, t, negative);
@@ -132,9 +156,14 @@ export function callOp(s, desc, args) {
   for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
   // The transient block: each input that is not resident, rounded up to 16 bytes, in order.
-  const inputs = Object.values(t);
+  const inputs = [];
   let inPart = 0;
-  for (let i = 0; i < inputs.length; i++) if (inputs[i].ptr === undefined) inPart += align16(inputs[i].bytes);
+  for (let i = 0; i < L.inputs.length; i++) {
+    const x = t[L.inputs[i].role];
+    if (x === undefined) continue;
+    inputs.push(x);
+    if (x.ptr === undefined) inPart += align16(x.bytes);
+  }
   const total = inPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
@@ -148,7 +177,7 @@ export function callOp(s, desc, args) {
   const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
   s.lastCallBytes = total - (target.kind === 'in-place' ? align16(outBytes) : 0);
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = inputs.some((x) => x.ptr === undefined) || target.kind === 'new' || target.kind === 'array';
+  const needsBase = inPart > 0 || inputs.some((x) => x.ptr === undefined) || target.kind === 'new' || target.kind === 'array';
   const base = needsBase ? allocate(s, inPart + outPart) : 0;
   // A new resident output is a block of its own, which outlives the call.
   const outPtr = target.kind === 'in-place' ? target.ptr
@@ -161,19 +190,20 @@ export function callOp(s, desc, args) {
   let result;
   try {
     const buffer = s.memory.buffer; // fresh: malloc may have grown memory
-    const ptrs = { out: outPtr };
+    const w2 = words(s);
     let at = base;
-    for (const role in t) {
-      const x = t[role];
-      if (x.ptr !== undefined) {
-        ptrs[role] = x.ptr;
+    for (let i = 0; i < L.inputs.length; i++) {
+      const input = L.inputs[i], x = t[input.role];
+      if (x === undefined || x.ptr !== undefined) {
+        w2[input.ptr] = x === undefined ? 0 : x.ptr;
       } else {
-        ptrs[role] = at;
+        w2[input.ptr] = at;
         copyIn(buffer, at, x);
         at += align16(x.bytes);
       }
     }
-    writeTensors(s, ptrs);
+    w2[slot.out.ptr] = outPtr;
+    if (L.offsets >= 0) w2[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
     status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     result = deliver(s, target, Type, outPtr, outLength, outShape, opts);

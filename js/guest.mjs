@@ -90,12 +90,12 @@ export function createGuest(module, { memory, malloc, free }) {
 /**
  * Plans a call in the guest. call: { desc (the op's descriptor, js/ops/), tensors: { role:
  * descriptor } at their host addresses (js/tensor.mjs: data { shape, dtype, ptr }, indices
- * { shape, kind, dtype, ptr, Type, length }, read for an error's message), attrs (the op's
- * attributes, src/call.def's names), mode, negative }. Returns the output shape, or throws the
+ * { shape, kind, dtype, ptr, Type, length }, read for an error's message), attrs (the values
+ * of desc.attributes, in order), mode, negative }. Returns the output shape, or throws the
  * library's error for the call.
  */
 export function plan(g, call) {
-  const w = writeCall(g, call.desc.c, call.tensors, call.attrs, call.mode, call.negative);
+  const w = writeCall(g, call.desc, call.tensors, call.attrs, call.mode, call.negative);
   const status = g.m._wg_call_shape(g.call);
   if (status !== g.codes.ok) throw failure(g, status, call.desc, call.tensors, call.negative);
   return readOutShape(g, w); // the guest allocates nothing: w still views the host's memory

@@ -134,7 +134,7 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
 /* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U (see
  * WG_WRAP_INDEX). Block j comes from src + j * ramp + sum over c < D of index[j * D + c] *
  * strides[c]. The loop is inlined with D a constant for the common depths (so the tuple loop
- * unrolls) and, for a row of elements (depth 1, no ramp), with the scale a constant too (no
+ * unrolls) and, for a row of elements (depth 1, no ramp), with the stride a constant too (no
  * multiplies); the v128 loops handle the commonest cases four blocks at a time first. */
 #define DEFINE_FUSED(name, T, I, U)                                                            \
   static inline size_t name##_loop(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \

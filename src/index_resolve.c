@@ -36,7 +36,7 @@ static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob
         T x = src[j * stride];                                                        \
         uint64_t u = WG_POSITION(x, NEG(x), WRAP, dim_size);                          \
         if (u >= (uint64_t)dim_size) break;                                           \
-        off[j] = base + (size_t)u * scale;                                            \
+        off[j] = base + (size_t)u * step;                                            \
       }                                                                               \
     }                                                                                 \
     for (; j < n; ++j) {                                                              \
@@ -47,7 +47,7 @@ static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob
       if (r == WG_ZERO_BLOCK || (accumulate && off[j] == WG_ZERO_BLOCK)) {            \
         o = WG_ZERO_BLOCK;                                                            \
       } else {                                                                        \
-        o = (accumulate ? off[j] : base) + r * scale;                                 \
+        o = (accumulate ? off[j] : base) + r * step;                                 \
       }                                                                               \
       off[j] = o;                                                                     \
     }                                                                                 \
@@ -56,7 +56,7 @@ static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob
 #define UNSIGNED_NEG(x) 0
 
 wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t first, size_t stride,
-                             size_t n, size_t dim_size, size_t base, size_t scale,
+                             size_t n, size_t dim_size, size_t base, size_t step,
                              wg_oob_mode mode, wg_negative_mode negative, int accumulate,
                              size_t* off) {
   int bad = 0;

@@ -33,11 +33,11 @@
 #define WG_ZERO_BLOCK SIZE_MAX
 
 /* Resolves the n indices at positions first, first + stride, ... of `indices` against a
- * dimension of size dim_size, into byte offsets base + index * scale. With accumulate, adds
- * index * scale to off[] instead (a WG_ZERO_BLOCK on either side stays WG_ZERO_BLOCK). Returns
+ * dimension of size dim_size, into byte offsets base + index * step. With accumulate, adds
+ * index * step to off[] instead (a WG_ZERO_BLOCK on either side stays WG_ZERO_BLOCK). Returns
  * WG_ERR_INDEX_OUT_OF_RANGE at the first bad index in WG_OOB_ERROR mode (off[] is then partial). */
 wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t first, size_t stride,
-                             size_t n, size_t dim_size, size_t base, size_t scale,
+                             size_t n, size_t dim_size, size_t base, size_t step,
                              wg_oob_mode mode, wg_negative_mode negative, int accumulate,
                              size_t* off);
 

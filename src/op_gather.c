@@ -1,20 +1,21 @@
-/* gather: torch.gather(input, dim, index), ONNX GatherElements, numpy.take_along_axis.
+/* gather, the elements op: torch.gather(input, dim, index), ONNX GatherElements,
+ * numpy.take_along_axis (the C name is the public API's: wg_gather).
  * Blocks are single elements in index's shape: out[..i_dim..] = input[..index[..]..]. Rank 0
  * is treated as shape [1], as in torch. https://pytorch.org/docs/stable/generated/torch.gather.html */
 #include "op.h"
 #include "stage_copy.h"
 
-typedef struct gather_plan {
+typedef struct gather_elements_plan {
   wg_plan plan; /* first, as every op's */
   wg_block_job job;
   size_t rank;
   size_t dim;
   const size_t* index_shape;
   size_t in_strides[WG_MAX_RANK]; /* bytes */
-} gather_plan;
+} gather_elements_plan;
 
-static void gather_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
-  const gather_plan* g = WG_CONTAINER_OF(job, const gather_plan, job);
+static void gather_elements_map(const wg_block_job* job, size_t q, size_t n, wg_segment* seg) {
+  const gather_elements_plan* g = WG_CONTAINER_OF(job, const gather_elements_plan, job);
   size_t last = g->rank - 1, row_len = g->index_shape[last];
   size_t k = q % row_len, row = q / row_len;
   /* offset of the row's first element in input, without the gathered dim */
@@ -34,7 +35,7 @@ static const size_t scalar_shape[1] = {1};
 
 /* Equal ranks; dim in [-rank, rank); index.shape[d] <= input.shape[d] for d != dim. Output:
  * index's shape. */
-static wg_status plan_gather(const wg_call* c, gather_plan* g, wg_error_info* err) {
+static wg_status plan_gather_elements(const wg_call* c, gather_elements_plan* g, wg_error_info* err) {
   const wg_tensor* input = &c->tensors[WG_TENSOR_data];
   const wg_tensor* index = &c->tensors[WG_TENSOR_indices];
   if (index->rank != input->rank) {
@@ -73,13 +74,13 @@ static wg_status plan_gather(const wg_call* c, gather_plan* g, wg_error_info* er
       stride *= in_shape[d];
     }
   }
-  g->job = (wg_block_job){.nblocks = count, .block_bytes = elem, .map = gather_map, .depth = 1,
+  g->job = (wg_block_job){.nblocks = count, .block_bytes = elem, .map = gather_elements_map, .depth = 1,
                           .dim_sizes = &in_shape[dim], .strides = {g->in_strides[dim]}};
   wg_plan_block_copy(p, &g->job, dim);
   return WG_OK;
 }
 
-WG_DEFINE_OP(gather, gather_plan, plan_gather)
+WG_DEFINE_OP(gather, gather_elements_plan, plan_gather_elements)
 
 wg_status wg_gather_shape(const size_t* input_shape, size_t input_rank, const size_t* index_shape,
                           size_t index_rank, int32_t dim, size_t* out_shape, size_t* out_rank,

@@ -112,7 +112,9 @@ function guestCall(g, h, op, { data, indices, a }, outLength) {
   const dPtr = at(data.data.byteLength), iPtr = at(indices.data.byteLength), oPtr = at(outLength * 4);
   h.bytes().set(new Uint8Array(data.data.buffer), dPtr);
   h.bytes().set(new Uint8Array(indices.data.buffer), iPtr);
-  const call = { desc: opNamed(op), attrs: { axis: a.axis ?? 0, batch_dims: a.batchDims ?? 0 },
+  const desc = opNamed(op);
+  const values = { axis: a.axis ?? 0, batch_dims: a.batchDims ?? 0 };
+  const call = { desc, attrs: desc.attributes.map((name) => values[name]),
     mode: a.opts.outOfRange ?? 'error', negative: a.opts.negativeIndices ?? 'wrap',
     tensors: { data: { shape: data.shape, dtype: 'F32', ptr: dPtr },
       indices: { shape: indices.shape, kind: 'I32', dtype: 'I32', ptr: iPtr, Type: Int32Array, length: indices.data.length } } };

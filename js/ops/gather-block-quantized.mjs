@@ -58,12 +58,12 @@ function attrs(opts, t, s, [, , scales]) {
     t.zero_points.dtype = t.data.dtype;
   }
   return {
-    attrs: {
-      axis: integerArg(OP, 'opts.gatherAxis', opts.gatherAxis, 0),
-      bits: integerArg(OP, 'opts.bits', opts.bits, 4),
-      block_size: integerArg(OP, 'opts.blockSize', opts.blockSize, 128),
-      quantize_axis: integerArg(OP, 'opts.quantizeAxis', opts.quantizeAxis, -1),
-    },
+    attrs: [ // in the order of desc.attributes
+      integerArg(OP, 'opts.gatherAxis', opts.gatherAxis, 0),
+      integerArg(OP, 'opts.bits', opts.bits, 4),
+      integerArg(OP, 'opts.blockSize', opts.blockSize, 128),
+      integerArg(OP, 'opts.quantizeAxis', opts.quantizeAxis, -1),
+    ],
     Type: sc.Type,
     outLike: 'the scales',
   };

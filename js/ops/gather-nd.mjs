@@ -11,8 +11,8 @@ const desc = {
   attributes: ['batch_dims'],
   axis: 'axis',
   options: ['batchDims'],
-  read: (s, [params, indices]) => ({ data: dataTensor('gatherND', 'params', params, s), indices: indexTensor('gatherND', 'indices', indices, s) }),
-  attrs: (o) => ({ attrs: { batch_dims: integerArg('gatherND', 'opts.batchDims', o.batchDims, 0) } }),
+  read: (s, args) => ({ data: dataTensor('gatherND', 'params', args[0], s), indices: indexTensor('gatherND', 'indices', args[1], s) }),
+  attrs: (o) => ({ attrs: [integerArg('gatherND', 'opts.batchDims', o.batchDims, 0)] }),
 };
 export default desc;
 

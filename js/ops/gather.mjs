@@ -10,10 +10,11 @@ const desc = {
   attributes: ['axis'],
   axis: 'dim',
   options: [],
-  read: (s, [input, , index]) => ({ data: dataTensor('gather', 'input', input, s), indices: indexTensor('gather', 'index', index, s) }),
-  attrs(o, t, s, [, dim]) {
+  read: (s, args) => ({ data: dataTensor('gather', 'input', args[0], s), indices: indexTensor('gather', 'index', args[2], s) }),
+  attrs(o, t, s, args) {
+    const dim = args[1];
     if (dim === undefined) throw new TypeError('gather: dim is required (the axis to gather along)');
-    return { attrs: { axis: integerArg('gather', 'dim', dim) } };
+    return { attrs: [integerArg('gather', 'dim', dim)] };
   },
 };
 export default desc;

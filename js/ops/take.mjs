@@ -11,8 +11,8 @@ const desc = {
   attributes: ['axis', 'batch_dims'],
   axis: 'axis',
   options: ['axis', 'batchDims'],
-  read: (s, [params, indices]) => ({ data: dataTensor('take', 'params', params, s), indices: indexTensor('take', 'indices', indices, s) }),
-  attrs: (o) => ({ attrs: { axis: integerArg('take', 'opts.axis', o.axis, 0), batch_dims: integerArg('take', 'opts.batchDims', o.batchDims, 0) } }),
+  read: (s, args) => ({ data: dataTensor('take', 'params', args[0], s), indices: indexTensor('take', 'indices', args[1], s) }),
+  attrs: (o) => ({ attrs: [integerArg('take', 'opts.axis', o.axis, 0), integerArg('take', 'opts.batchDims', o.batchDims, 0)] }),
 };
 export default desc;
 
