@@ -19,7 +19,7 @@ import { guestModule, createGuest, plan, run } from './guest.mjs';
 import { init, upload } from './index.mjs';
 import { OPS } from './ops/index.mjs';
 import { getState } from './state.mjs';
-import { sameShape } from './tensor.mjs';
+import { checkOptionNames, sameShape } from './tensor.mjs';
 
 // The ops that serve a tfjs kernel (their descriptors' `tfjs`), by the kernel's name.
 const SERVES = Object.fromEntries(OPS.filter((d) => d.tfjs).map((d) => [d.tfjs, d]));
@@ -52,6 +52,7 @@ const guests = new Map();
 export async function registerKernels(tf, opts = {}) {
   checkNamespace(tf, 'registerKernels');
   if (opts === null || typeof opts !== 'object') throw new TypeError('registerKernels: opts must be an object');
+  checkOptionNames('registerKernels', opts, ['backends', 'inPlace', 'init']);
   const backends = opts.backends ?? BACKENDS.filter((b) => tf.findBackendFactory(b) != null);
   if (!Array.isArray(backends) || backends.some((b) => !BACKENDS.includes(b))) {
     throw new TypeError(`registerKernels: opts.backends must be an array of 'cpu' and 'wasm', got ${JSON.stringify(backends)}`);
