@@ -64,7 +64,7 @@ const sameOptions = (opts, other) => (opts.variant === undefined || opts.variant
 
 async function start(opts) {
   const { module: m, memory, variant, threads } = await load(opts);
-  opts[TEST_HOOKS]?.loaded?.(m, memory); // test-only (tests/init.test.mjs): makes what follows fail
+  opts[TEST_HOOKS]?.loaded?.(m, memory); // test-only (tests/unit/init.test.mjs): makes what follows fail
   // Every field of the state from the start (call.mjs's too): one shape for V8 on the hot path.
   const s = { m, memory, pool: 0, call: 0, requestedThreads: opts.threads, lastCallBytes: 0, closed: false,
     abi: null, info: null, fields: null, codes: null, sharedMemory: false, words: null, wordsBuffer: null };

@@ -21,7 +21,7 @@ const WASM_URLS = {
 
 /**
  * Test-only and undocumented, not part of the API: the opts key (a Symbol, so no caller sets it
- * by chance) through which tests/init.test.mjs makes start-up come up short or fail.
+ * by chance) through which tests/unit/init.test.mjs makes start-up come up short or fail.
  * { workers: n } preloads n pool workers instead of threads - 1, so that pthread_create really
  * fails past them; { loaded(module, memory) } runs on the Emscripten module before the pool is made.
  */

@@ -4,8 +4,9 @@
 // the ops in reverse, whose src/call.def lists the tensor slots and the attributes in reverse
 // (so every field of the call record moves) and whose src/call.h lists the element types in
 // reverse but NONE (0: a record zeroed by wg_call_init has no tensors), built (the Node glues of both
-// variants) into a package-shaped folder with an unchanged copy of js/. tests/abi.test.mjs runs
-// the error, bad-input and seed suites against it: they pass only if JS holds none of the numbers.
+// variants) into a package-shaped folder with an unchanged copy of js/. tests/abi/abi.test.mjs runs
+// the op suites (tests/ops/) and tests/unit/api-errors.test.mjs against it: they pass only if JS
+// holds none of the numbers.
 // Usage: node tests/abi/renumbered-build.mjs  (prints the folder; rebuilt when an input changed)
 import { copyFileSync, cpSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';

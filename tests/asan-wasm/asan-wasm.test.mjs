@@ -1,11 +1,11 @@
 // The wasm SIMD kernels under AddressSanitizer. The native fuzzers and sanitizer runs
-// (tests/fuzz/fuzz.test.mjs, tests/native.test.mjs) compile without __wasm_simd128__, so the v128 row
+// (tests/fuzz/fuzz.test.mjs, tests/native/native.test.mjs) compile without __wasm_simd128__, so the v128 row
 // and triple kernels are only ever run as wasm: scripts/build-asan.mjs builds the same sources
 // with -msimd128 -fsanitize=address into build/asan/ (test-only, never shipped), both variants,
 // and the fuzz harness tests/fuzz/fuzz_ops.c as wasm programs. Against that build, each in a
 // child process: each op's suite of tests/ops/ (worked examples, seeded random cases, errors and
 // the bad-input matrix), the library-wide errors and the kernel lane tests (the library at build/asan/js/index.mjs through WG_TEST_API,
-// tests/tested-api.mjs), then the fuzz corpus replayed and mutated for a while
+// tests/lib/tested-api.mjs), then the fuzz corpus replayed and mutated for a while
 // (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
 // report, whatever the child's exit status (ASan prints its report through stderr, then ends
 // the process; a report from a pool worker leaves the process hanging, so it is killed).
@@ -67,7 +67,7 @@ const SUITES = [
   ['tests/ops/take.test.mjs', { WG_RANDOM_CASES: RANDOM_CASES }],
   ['tests/ops/gather-block-quantized.test.mjs', { WG_QUANTIZED_CASES: RANDOM_CASES }],
   ['tests/unit/api-errors.test.mjs', {}],
-  ['tests/kernels.test.mjs', {}],
+  ['tests/unit/kernels.test.mjs', {}],
 ];
 for (const [file, env] of SUITES) {
   test(`${file} against the sanitized wasm build`, { skip, timeout: 600000 }, async (t) => {

@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { Rng } from '../rng.mjs';
+import { Rng } from '../lib/rng.mjs';
 import { mutate } from './mutate.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));

@@ -15,7 +15,7 @@ const BYTES = [0x00, 0x01, 0x02, 0x05, 0x06, 0x3f, 0x40, 0x41, 0x7f, 0x80, 0x81,
 const WORDS = [0n, 1n, 2n ** 31n - 1n, 2n ** 31n, 2n ** 32n - 1n, 2n ** 32n, 2n ** 32n + 1n, 2n ** 53n + 1n,
   2n ** 63n - 1n, 2n ** 63n, 2n ** 64n - 1n, 2n ** 64n - 2n];
 
-// rng: an Rng of tests/rng.mjs; input: a Uint8Array; corpus: Uint8Arrays to splice with.
+// rng: an Rng of tests/lib/rng.mjs; input: a Uint8Array; corpus: Uint8Arrays to splice with.
 export function mutate(rng, input, corpus) {
   let b = Array.from(input);
   const at = (extra = 0) => rng.int(0, Math.max(0, b.length - 1 + extra));

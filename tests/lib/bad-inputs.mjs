@@ -7,7 +7,7 @@
 // untrusted request could make.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import api, { gather, gatherND, take, upload } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import api, { gather, gatherND, take, upload } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { describeErrors, expectError, f32, i32 } from './expect-error.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';

@@ -4,7 +4,7 @@
 // returns the right result.
 import assert from 'node:assert/strict';
 import { after, before, describe } from 'node:test';
-import { dispose, heapStats, init, take } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { dispose, heapStats, init, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 
 export const f32 = (n, shape) => ({ data: Float32Array.from({ length: n }, (_, i) => i + 1), shape });
 export const i32 = (values, shape) => ({ data: Int32Array.from(values), shape });

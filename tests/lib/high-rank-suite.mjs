@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { dispose, gather, gatherND, init, take } from '../../js/index.mjs';
 import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
 import { numel } from '../../common/shape.mjs';
-import { mulberry32 } from '../rng.mjs';
+import { mulberry32 } from './rng.mjs';
 
 function tensor(shape, rand) {
   const n = numel(shape);

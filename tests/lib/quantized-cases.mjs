@@ -6,7 +6,7 @@
 // (Not named *.test.mjs: node --test tests/ would run it as a test file.)
 import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
 import { numel } from '../../common/shape.mjs';
-import { Rng } from '../rng.mjs';
+import { Rng } from './rng.mjs';
 
 // ---------------------------------------------------------------------------------------------
 // A case: the reference's arguments; the model is built from the same bytes.

@@ -23,8 +23,8 @@ import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
 import { numel } from '../../common/shape.mjs';
 import { randomBytes, randomScales, reference } from './quantized-cases.mjs';
 import { INDEX_LIMITS } from './random-cases.mjs';
-import { Rng, hashString } from '../rng.mjs';
-import api from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { Rng, hashString } from './rng.mjs';
+import api from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 
 export const OP = 'gatherBlockQuantized';
 export const gbq = (...args) => api.gatherBlockQuantized(...args);

@@ -19,7 +19,7 @@
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 import { refOps } from '../../common/reference.mjs';
 import { numel } from '../../common/shape.mjs';
-import { Rng, hashString } from '../rng.mjs';
+import { Rng, hashString } from './rng.mjs';
 
 export const OPS = ['gather', 'gatherND', 'take'];
 

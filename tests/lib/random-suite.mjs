@@ -2,14 +2,14 @@
 // every configuration: each op's file (tests/ops/) calls randomSuite(op). The cases and their
 // checks live in tests/lib/random-cases.mjs (shared with the browser page tests/browsers/random.mjs).
 //
-// WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs);
+// WG_TEST_API=<module path> swaps the module under test (tests/lib/tested-api.mjs);
 // WG_RANDOM_CASES sets the number of cases per op.
 
 import { describe, test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { refOps } from '../../common/reference.mjs';
 import { runCase, stats } from './random-cases.mjs';
-import api, { copyPlan } from '../tested-api.mjs';
+import api, { copyPlan } from './tested-api.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape);
 

@@ -9,7 +9,7 @@ import { sameBytes } from '../../common/bytes.mjs';
 import { refOps } from '../../common/reference.mjs';
 import { seedExamples } from '../../common/seed-examples.mjs';
 
-import api from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import api from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 
 const CONFIGS = [
   { variant: 'simd', threads: 1 },

@@ -6,7 +6,7 @@
  * - each of the 12 kernels against the one-value formula, for every start code c0 (odd nibbles
  *   and partial bytes), length, block size (1, 16, 32) and phase in the first block, with a
  *   guard on both sides of the output (nothing written outside it). Natively this is the scalar path; the wasm SIMD path is checked against the JS
- *   reference (tests/quantized.test.mjs). */
+ *   reference (tests/ops/gather-block-quantized.test.mjs). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

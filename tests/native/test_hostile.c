@@ -1,6 +1,6 @@
 /* Regression tests for what the fuzz targets found (tests/fuzz/): hostile dims above INT64_MAX,
  * possible only where size_t is 64-bit, in tensors that are empty (so they exist). Run under
- * ASan + UBSan by tests/native.test.mjs. Each once misbehaved:
+ * ASan + UBSan by tests/native/native.test.mjs. Each once misbehaved:
  *  - gather_nd took indices.shape[-1] = SIZE_MAX for a depth of -1 and accepted it;
  *  - a negative index wrapped by adding (int64_t)s, which is negative (and can overflow) for
  *    s > INT64_MAX, so valid indices were rejected; a uint64 index was saturated to INT64_MAX;

@@ -4,7 +4,7 @@
  * depth-3 triples (in wasm, the v128 triple loop). Each case is run clean and with one bad index
  * placed in turn at every block and component, of every kind (s, -s - 1, huge): the kernel must
  * return exactly the bad block's position, have copied every block before it, and have written
- * nothing from it on. Built natively by CTest (with the sanitizers of tests/native.test.mjs). */
+ * nothing from it on. Built natively by CTest (with the sanitizers of tests/native/native.test.mjs). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 /* Native test of the C API: seed examples of each op, an out-of-range report, the same result
  * with a pool as without, and a memory-safety sweep: random shapes and wild indices in every
- * mode on exact-size heap buffers, so that AddressSanitizer (tests/native.test.mjs builds with
+ * mode on exact-size heap buffers, so that AddressSanitizer (tests/native/native.test.mjs builds with
  * it) catches any read or write outside a tensor. Correctness of the values is checked in JS
  * against common/reference.mjs. */
 #include <stdio.h>

@@ -13,7 +13,7 @@
 //   vector one, which only runs in wasm;
 // - every error it promises, and the bad-input rows of tests/lib/bad-inputs.mjs.
 //
-// WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs), so the suite runs
+// WG_TEST_API=<module path> swaps the module under test (tests/lib/tested-api.mjs), so the suite runs
 // against the ASan build too; WG_QUANTIZED_CASES sets the random cases per configuration.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
@@ -22,8 +22,8 @@ import { refTake } from '../../common/reference.mjs';
 import { f16ToF32, f32ToBf16, f32ToF16, refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
 import { describeCase, randomCase, reference, refOpts } from '../lib/quantized-cases.mjs';
 import { INDEX_LIMITS } from '../lib/random-cases.mjs';
-import { Rng, hashString } from '../rng.mjs';
-import api from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { Rng, hashString } from '../lib/rng.mjs';
+import api from '../lib/tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { runOrt, session } from '../lib/quantized-ort.mjs';
 import {
   OP, gbq, LARGE, LARGE_RANDOM, allOf, expectSame, firstDifference, heapGrowth, idx, indexArray, largeCase, makeIndices, makeTable, opts8, runLargeCase, runOpCase, stats, table8,

@@ -1,9 +1,9 @@
 // gather (torch.gather): the documented examples, seeded random cases and edge cases against
 // common/reference.mjs in every configuration, ranks 8 and 16, and every error it promises.
-// WG_TEST_API=<module path> swaps the module under test (tests/tested-api.mjs).
+// WG_TEST_API=<module path> swaps the module under test (tests/lib/tested-api.mjs).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, heapStats, init } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { dispose, gather, heapStats, init } from '../lib/tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { describeErrors, expectError, f32, i32 } from '../lib/expect-error.mjs';
 import { badInputSuite } from '../lib/bad-inputs.mjs';
 import { highRankSuite } from '../lib/high-rank-suite.mjs';

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { Worker } from 'node:worker_threads';
 import * as api from '../../js/index.mjs';
 import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
-import { Rng } from '../rng.mjs';
+import { Rng } from '../lib/rng.mjs';
 import { checkCall, randomCall } from './cases.mjs';
 import { validCallWorks } from '../lib/expect-error.mjs';
 

@@ -3,7 +3,7 @@
 // tests/lib/bad-inputs.mjs; each op's rows run in its file in tests/ops/).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import api, { dispose, gather, gatherND, heapStats, init, take, upload } from '../tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import api, { dispose, gather, gatherND, heapStats, init, take, upload } from '../lib/tested-api.mjs'; // js/index.mjs, or WG_TEST_API
 import { expectError, f32, i32, snapshot, validCallWorks } from '../lib/expect-error.mjs';
 import { badInputSuite } from '../lib/bad-inputs.mjs';
 

@@ -12,7 +12,7 @@ import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { refGatherND, refTake } from '../../common/reference.mjs';
 import { heapStats } from '../../js/index.mjs';
 import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
-import { Rng } from '../rng.mjs';
+import { Rng } from '../lib/rng.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
 const DTYPES = ['float32', 'int32', 'bool'];

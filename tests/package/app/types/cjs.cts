@@ -1,5 +1,5 @@
 // The type tests of esm.ts through require('wasm-gather') (js/index.d.cts) and
-// require('wasm-gather/simd.wasm') (js/wasm.d.cts), under nodenext and node16 (tests/types.test.mjs).
+// require('wasm-gather/simd.wasm') (js/wasm.d.cts), under nodenext and node16 (tests/package/types.test.mjs).
 import wg = require('wasm-gather');
 import simd = require('wasm-gather/simd.wasm');
 import simdThreaded = require('wasm-gather/simd-threaded.wasm');

@@ -1,4 +1,4 @@
-// Type tests (tests/types.test.mjs: tsc --noEmit against the installed package, under nodenext
+// Type tests (tests/package/types.test.mjs: tsc --noEmit against the installed package, under nodenext
 // and bundler resolution): what a new user wrote and the types got wrong. Each
 // `@ts-expect-error` is a line that must not compile.
 import { gather, gatherBlockQuantized, gatherND, init, take, upload } from 'wasm-gather';

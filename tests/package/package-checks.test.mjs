@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { closeSync, openSync, readFileSync } from 'node:fs';
 import { publint } from 'publint';
 import { formatMessage } from 'publint/utils';
-import { pack, root } from './package/install.mjs';
+import { pack, root } from './install.mjs';
 
 let pkg; // { dir, tarball, packed }
 before(() => { pkg = pack('checks'); });

@@ -2,13 +2,14 @@
 // each of its three loops, zero blocks, NaN payloads kept bit for bit), the cost model's switch
 // (calls just on each side of it take the path it says and give the reference's values), and
 // the cases that must not take the JS path (an opts.out that shares memory with the data, resident
-// data). tests/random.test.mjs runs its seeded cases with each path forced.
+// data). tests/lib/random-suite.mjs (each op's file in tests/ops/) runs its seeded cases with each
+// path forced.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { refTake } from '../common/reference.mjs';
-import { COSTS, ZERO_BLOCK, choosePath, executePlan, forcePath, pathCounts } from '../js/copy-plan.mjs';
-import { dispose, init, take, upload } from '../js/index.mjs';
-import { Rng } from './rng.mjs';
+import { refTake } from '../../common/reference.mjs';
+import { COSTS, ZERO_BLOCK, choosePath, executePlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
+import { dispose, init, take, upload } from '../../js/index.mjs';
+import { Rng } from '../lib/rng.mjs';
 
 before(() => init());
 after(() => { forcePath(null); dispose(); });

@@ -4,10 +4,10 @@
 // placed at each position of a group of four, in every out-of-range mode, at 1 and 2 threads.
 import { after, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { dispose, gather, gatherND, init, take } from './tested-api.mjs'; // js/index.mjs, or WG_TEST_API
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
-import { numel } from '../common/shape.mjs';
-import { Rng } from './rng.mjs';
+import { dispose, gather, gatherND, init, take } from '../lib/tested-api.mjs'; // js/index.mjs, or WG_TEST_API
+import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
+import { numel } from '../../common/shape.mjs';
+import { Rng } from '../lib/rng.mjs';
 
 const WIDTHS = [Uint8Array, Uint16Array, Float32Array, Float64Array];
 const INDEX_TYPES = [Int32Array, BigInt64Array, Uint32Array, BigUint64Array];

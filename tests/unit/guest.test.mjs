@@ -4,16 +4,16 @@
 // no function), its constants table against the library's, seeded random take / gatherND /
 // gather cases against the JS reference and the library (values, and the library's error for a
 // bad index), the deepest stack it used, nothing written outside its block and the tensors'
-// outputs, and its block freed by dispose(). tests/tfjs-adapter.test.mjs runs it in
+// outputs, and its block freed by dispose(). tests/unit/tfjs-adapter.test.mjs runs it in
 // TensorFlow.js's memory.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { refGather, refGatherND, refTake } from '../common/reference.mjs';
-import { dispose, gather, gatherND, init, take } from '../js/index.mjs';
-import { GUEST_STACK_BYTES, createGuest, guestModule, plan, run } from '../js/guest.mjs';
-import { opNamed } from '../js/ops/index.mjs';
-import { getState } from '../js/state.mjs';
-import { Rng } from './rng.mjs';
+import { refGather, refGatherND, refTake } from '../../common/reference.mjs';
+import { dispose, gather, gatherND, init, take } from '../../js/index.mjs';
+import { GUEST_STACK_BYTES, createGuest, guestModule, plan, run } from '../../js/guest.mjs';
+import { opNamed } from '../../js/ops/index.mjs';
+import { getState } from '../../js/state.mjs';
+import { Rng } from '../lib/rng.mjs';
 
 let module;
 before(async () => {

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dispose, heapStats, init, take } from '../js/index.mjs';
-import { forcePath } from '../js/copy-plan.mjs';
+import { dispose, heapStats, init, take } from '../../js/index.mjs';
+import { forcePath } from '../../js/copy-plan.mjs';
 
-const fixture = fileURLToPath(new URL('./fixtures/exit-without-dispose.mjs', import.meta.url));
+const fixture = fileURLToPath(new URL('../fixtures/exit-without-dispose.mjs', import.meta.url));
 
 for (const variant of ['simd-threaded', 'simd']) {
   test(`a process using ${variant} without dispose() exits by itself, with no globals or handlers added`, () => {
@@ -46,7 +46,7 @@ test('init() reports the variant and thread count; dispose() allows another init
   dispose(); // twice is harmless
 });
 
-const distWasm = (variant) => new URL(`../dist/wasm-gather-${variant}.wasm`, import.meta.url);
+const distWasm = (variant) => new URL(`../../dist/wasm-gather-${variant}.wasm`, import.meta.url);
 const compileDist = async (variant) => WebAssembly.compile(await readFile(distWasm(variant)));
 const rowsWork = () => assert.deepEqual(Array.from(take({ data: new Uint8Array([7, 8]), shape: [2] }, { data: [1], shape: [1] }).data), [8]);
 
@@ -148,12 +148,12 @@ test('ONNX Runtime style { data, dims } tensors are accepted', async () => {
 
 test('CommonJS: require() gives the same API', async () => {
   const { createRequire } = await import('node:module');
-  const cjs = createRequire(import.meta.url)('../js/index.cjs');
+  const cjs = createRequire(import.meta.url)('../../js/index.cjs');
   assert.throws(() => cjs.take({ data: new Float32Array(1), shape: [1] }, { data: [0], shape: [1] }), /take: wasm-gather is not initialized/);
   const info = await cjs.init({ variant: 'simd' });
   assert.equal(info.variant, 'simd');
   assert.deepEqual(Array.from(cjs.gatherND({ data: new Uint16Array([5, 6, 7, 8]), shape: [2, 2] }, { data: [1, 0], shape: [1, 2] }).data), [7]);
-  const esm = await import('../js/index.mjs');
+  const esm = await import('../../js/index.mjs');
   assert.deepEqual(Object.keys(cjs).sort(), Object.keys(esm).sort(), 'index.cjs exports what index.mjs does');
   cjs.dispose();
 });

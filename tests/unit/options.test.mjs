@@ -1,13 +1,13 @@
 // What a new user tripped over, at run time: a misspelt option name (ignored silently before),
 // shapes given as TypedArrays, the codes of the "not initialized" and "was disposed" errors
 // (from import and from require), and messages that showed a string as if it were a number.
-// The types of the same are tests/types.test.mjs's.
+// The types of the same are tests/package/types.test.mjs's.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { createRequire } from 'node:module';
-import api, { dispose, gather, gatherND, heapStats, init, take, upload } from './tested-api.mjs';
-import { expectError, f32, i32 } from './expect-error.mjs';
-import { checkOptionNames } from '../js/tensor.mjs';
+import api, { dispose, gather, gatherND, heapStats, init, take, upload } from '../lib/tested-api.mjs';
+import { expectError, f32, i32 } from '../lib/expect-error.mjs';
+import { checkOptionNames } from '../../js/tensor.mjs';
 
 const gatherBlockQuantized = (...args) => api.gatherBlockQuantized(...args);
 const COMMON = 'outOfRange, negativeIndices, out, resident';
@@ -45,7 +45,7 @@ test('an op called before init(): Error with code ERR_WG_NOT_INITIALIZED', () =>
 });
 
 test('the CommonJS entry: the same error and code before its init() and after dispose()', async () => {
-  const cjs = createRequire(import.meta.url)('../js/index.cjs');
+  const cjs = createRequire(import.meta.url)('../../js/index.cjs');
   const re = /^take: wasm-gather is not initialized; call 'await init\(\)' first$/;
   assert.throws(() => cjs.take(f32(3, [3]), i32([0], [1])), hasCode('ERR_WG_NOT_INITIALIZED', re)); // the shim's own
   assert.throws(() => cjs.heapStats(), hasCode('ERR_WG_NOT_INITIALIZED', /^heapStats: /));

@@ -4,21 +4,21 @@
 // words in js/errors.mjs or its op's descriptor; that every op of src/ops.def has a number and a
 // descriptor (js/ops/) that takes what C says it takes; that a module lacking a name JS needs
 // fails init; and, with a build in which every shared number and the record's layout are
-// changed (tests/abi/renumbered-build.mjs), that the error, bad-input and seed suites pass
-// unchanged: no number of C's is written in JS.
+// changed (tests/abi/renumbered-build.mjs), that the op suites (tests/ops/) and
+// tests/unit/api-errors.test.mjs pass unchanged: no number of C's is written in JS.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { abiFromTable } from '../js/abi.mjs';
-import { STATUS_NAMES } from '../js/errors.mjs';
-import { dispose, init } from '../js/index.mjs';
-import { OPS, checkOps } from '../js/ops/index.mjs';
-import { getState } from '../js/state.mjs';
-import { renumberedBuild } from './abi/renumbered-build.mjs';
+import { abiFromTable } from '../../js/abi.mjs';
+import { STATUS_NAMES } from '../../js/errors.mjs';
+import { dispose, init } from '../../js/index.mjs';
+import { OPS, checkOps } from '../../js/ops/index.mjs';
+import { getState } from '../../js/state.mjs';
+import { renumberedBuild } from './renumbered-build.mjs';
 
-const source = (path) => readFileSync(new URL(`../${path}`, import.meta.url), 'utf8');
+const source = (path) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
 
 // The enumerators of src/wasm_gather.h ("WG_X = n,") and its #define'd integer constants.
 function headerConstants() {
@@ -85,7 +85,7 @@ test('a module that lacks a constant JS needs is refused, saying the builds diff
 test('a build with every shared number and field moved passes the op suites unchanged', () => {
   const api = renumberedBuild(); // statuses 85-99, arguments 40-45, index types and modes reversed, ops reversed
   const suites = ['ops/gather', 'ops/gather-nd', 'ops/take', 'ops/gather-block-quantized', 'unit/api-errors']
-    .map((f) => fileURLToPath(new URL(`./${f}.test.mjs`, import.meta.url)));
+    .map((f) => fileURLToPath(new URL(`../${f}.test.mjs`, import.meta.url)));
   const env = { ...process.env, WG_TEST_API: api };
   delete env.NODE_TEST_CONTEXT; // a node --test of its own, reporting in TAP
   const r = spawnSync(process.execPath, ['--test', ...suites], { encoding: 'utf8', env, timeout: 300000 });

@@ -8,7 +8,7 @@ import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { packAndInstall, root } from './package/install.mjs';
+import { packAndInstall, root } from './install.mjs';
 
 let pkg; // { app, dir, tarball, packed }
 before(() => { pkg = packAndInstall('types'); });

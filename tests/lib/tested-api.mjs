@@ -7,7 +7,7 @@ import { pathToFileURL } from 'node:url';
 import { resolve } from 'node:path';
 
 const spec = process.env.WG_TEST_API;
-const url = !spec ? new URL('../js/index.mjs', import.meta.url) : spec.startsWith('file:') ? spec : pathToFileURL(resolve(spec));
+const url = !spec ? new URL('../../js/index.mjs', import.meta.url) : spec.startsWith('file:') ? spec : pathToFileURL(resolve(spec));
 const api = await import(url);
 if (spec) console.log(`# api under test: ${url}`); // for the runner of the suites (tests/asan-wasm/asan-wasm.test.mjs)
 
