@@ -11,7 +11,7 @@
 import { failure, prepareCalls, readOutShape, writeCall, writeTensors } from './call.mjs';
 import { readAbi } from './abi.mjs';
 
-/** Stack of the guest: the ops use under 2 KiB (tests/guest.test.mjs measures it). */
+/** Stack of the guest: the ops use under 2 KiB (tests/unit/guest.test.mjs measures it). */
 export const GUEST_STACK_BYTES = 64 * 1024;
 
 let compiled = null;

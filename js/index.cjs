@@ -8,7 +8,7 @@ exports.init = async function init(opts) {
   return api.init(opts);
 };
 
-// The functions of index.mjs besides init (tests/lifecycle.test.mjs checks that the lists match).
+// The functions of index.mjs besides init (tests/unit/lifecycle.test.mjs checks that the lists match).
 for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {
