@@ -8,7 +8,7 @@ import { choosePath, executePlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
-import { commonOptions, indexValues, outputTarget, writeIndices } from './tensor.mjs';
+import { commonOptions, indexValues, optionNames, outputTarget, writeIndices } from './tensor.mjs';
 
 export const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly return
 const align16 = (n) => Math.ceil(n / 16) * 16;
@@ -28,6 +28,7 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
 export function defineOp(desc) {
   const { name } = desc;
   desc.names = { data: desc.tensors.data, indices: desc.tensors.indices, axis: desc.axis };
+  desc.optionNames = optionNames(desc.options);
   desc.fn = { [name](...args) { return callOp(ready(name), desc, args); } }[name];
   return desc.fn;
 }
@@ -53,9 +54,12 @@ export function prepareCalls(s) {
   // Per op, what a call writes: its input slots (those the plan does not write), its attributes
   // but the policies (their words), and the policies' words.
   const PLANNED = ['out', 'offsets', 'workspace'], POLICIES = ['out_of_range', 'negative_indices'];
+  const FIRST = ['indices', 'data']; // sorted last-first: data, indices, then the rest
   s.layouts = Object.fromEntries(Object.entries(abi.ops).map(([c, o]) => [c, {
     number: o.number,
-    inputs: s.slots.filter((t) => o.tensors.has(t.role) && !PLANNED.includes(t.role)),
+    // data and indices first (tensorList reads them by name), then the others in src/call.def's order
+    inputs: s.slots.filter((t) => o.tensors.has(t.role) && !PLANNED.includes(t.role))
+      .sort((a, b) => FIRST.indexOf(b.role) - FIRST.indexOf(a.role)),
     attrWords: Object.fromEntries([...o.attrs].filter((a) => !POLICIES.includes(a)).map((name) => [name, word(`attrs.${name}`)])),
     mode: o.attrs.has('out_of_range') ? word('attrs.out_of_range') : -1,
     negative: o.attrs.has('negative_indices') ? word('attrs.negative_indices') : -1,
@@ -99,15 +103,26 @@ function layoutOf(s, desc) {
  * (writeTensors). Returns the Uint32Array of wasm memory it wrote through (valid until memory grows).
  */
 export function writeCall(s, desc, tensors, attrs, mode, negative) {
-  return writeLayout(s, layoutOf(s, desc), tensors, attrs, mode, negative);
+  const L = layoutOf(s, desc);
+  return writeLayout(s, L, tensorList(L, tensors), attrs, mode, negative);
 }
 
-function writeLayout(s, L, tensors, attrs, mode, negative) {
+// The call's tensors in the order of its layout's input slots (undefined where one is absent):
+// data and indices by name, which every call has (monomorphic loads on the hot path), the
+// others by role.
+function tensorList(L, t) {
+  const list = [t.data, t.indices];
+  for (let i = 2; i < L.inputs.length; i++) list.push(t[L.inputs[i].role]);
+  return list;
+}
+
+// writeCall with the op's layout and its tensors as tensorList gives them.
+function writeLayout(s, L, inputs, attrs, mode, negative) {
   const { codes } = s;
   const w = words(s);
   w[s.fields.op] = L.number;
   for (let i = 0; i < L.inputs.length; i++) {
-    const slot = L.inputs[i], t = tensors[slot.role];
+    const slot = L.inputs[i], t = inputs[i];
     if (t === undefined) {
       w[slot.dtype] = codes.dtype.get('NONE');
       w[slot.rank] = 0;
@@ -143,11 +158,12 @@ function errorInfo(s) {
 export function callOp(s, desc, args) {
   const op = desc.name;
   // The options' names first: a misspelt option would otherwise surface as some other error.
-  const { opts, mode, negative } = commonOptions(op, args[desc.params.length - 1], desc.options);
+  const { opts, mode, negative } = commonOptions(op, args[desc.params.length - 1], desc.optionNames);
   const t = desc.read(s, args);
   const { attrs, Type = t.data.Type, outLike } = desc.attrs(opts, t, s, args);
   const L = layoutOf(s, desc);
-  const w = writeLayout(s, L, t, attrs, mode, negative);
+  const inputs = tensorList(L, t);
+  const w = writeLayout(s, L, inputs, attrs, mode, negative);
   const { m, slot, codes } = s;
   let status = m._wg_call_shape(s.call);
   if (status !== codes.ok) throw failure(s, status, desc, t, negative);
@@ -156,13 +172,13 @@ export function callOp(s, desc, args) {
   for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
   // The transient block: each input that is not resident, rounded up to 16 bytes, in order.
-  const inputs = [];
-  let inPart = 0;
-  for (let i = 0; i < L.inputs.length; i++) {
-    const x = t[L.inputs[i].role];
-    if (x === undefined) continue;
-    inputs.push(x);
-    if (x.ptr === undefined) inPart += align16(x.bytes);
+  let inPart = 0, copied = false;
+  for (let i = 0; i < inputs.length; i++) {
+    const x = inputs[i];
+    if (x !== undefined && x.ptr === undefined) {
+      inPart += align16(x.bytes);
+      copied = true;
+    }
   }
   const total = inPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
@@ -177,7 +193,7 @@ export function callOp(s, desc, args) {
   const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
   s.lastCallBytes = total - (target.kind === 'in-place' ? align16(outBytes) : 0);
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = inPart > 0 || inputs.some((x) => x.ptr === undefined) || target.kind === 'new' || target.kind === 'array';
+  const needsBase = copied || target.kind === 'new' || target.kind === 'array';
   const base = needsBase ? allocate(s, inPart + outPart) : 0;
   // A new resident output is a block of its own, which outlives the call.
   const outPtr = target.kind === 'in-place' ? target.ptr
@@ -193,7 +209,7 @@ export function callOp(s, desc, args) {
     const w2 = words(s);
     let at = base;
     for (let i = 0; i < L.inputs.length; i++) {
-      const input = L.inputs[i], x = t[input.role];
+      const input = L.inputs[i], x = inputs[i];
       if (x === undefined || x.ptr !== undefined) {
         w2[input.ptr] = x === undefined ? 0 : x.ptr;
       } else {

@@ -185,6 +185,9 @@ export function integerArg(op, name, value, fallback) {
 /** The options every op takes (commonOptions checks them; js/ops.mjs lists each op's own). */
 export const COMMON_OPTIONS = Object.freeze(['outOfRange', 'negativeIndices', 'out', 'resident']);
 
+/** The Set of option names an op with its own options `own` takes (commonOptions' `known`). */
+export const optionNames = (own) => new Set([...own, ...COMMON_OPTIONS]);
+
 // A name compared loosely, for the did-you-mean hint: case, '_' and '-' ignored (batch_dims: batchDims).
 const loose = (name) => name.toLowerCase().replace(/[_-]/g, '');
 
@@ -207,8 +210,8 @@ export function checkOptionNames(op, opts, known) {
 /**
  * Validates opts; returns { opts, mode, negative } with mode 'error', 'zero' or 'clamp' (wg_oob_mode
  * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>). With
- * `known` (the op's own option names, js/ops.mjs), any other name than those and
- * COMMON_OPTIONS throws (checkOptionNames).
+ * `known` (a Set of every option name the op takes: its own, js/ops/<op>.mjs, and COMMON_OPTIONS:
+ * optionNames), any other name throws (checkOptionNames).
  */
 export function commonOptions(op, opts, known) {
   if (opts === undefined || opts === null) opts = {};
@@ -216,9 +219,7 @@ export function commonOptions(op, opts, known) {
   if (known) {
     // Every call passes here: no array is made unless a name is unknown.
     for (const key in opts) {
-      if (!known.includes(key) && !COMMON_OPTIONS.includes(key) && Object.hasOwn(opts, key)) {
-        checkOptionNames(op, opts, [...known, ...COMMON_OPTIONS]);
-      }
+      if (!known.has(key) && Object.hasOwn(opts, key)) checkOptionNames(op, opts, [...known]);
     }
   }
   const oob = opts.outOfRange ?? 'error';
@@ -240,7 +241,8 @@ const TARGET_RESIDENT = Object.freeze({ kind: 'resident' });
  * Where the output goes, from opts.out and opts.resident, as { kind }: 'new' (a new TypedArray),
  * 'array' (into opts.out's TypedArray: { array }), 'resident' (a new resident tensor) or
  * 'in-place' (opts.out is a resident tensor of `owner`: { ptr }). Checks type, size and shape;
- * `inputs` are the descriptors of the op's tensors, which a resident out must not be.
+ * `inputs` are the descriptors of the op's tensors (undefined: absent), which a resident out
+ * must not be.
  */
 export function outputTarget(op, opts, Type, shape, owner, inputs, like = 'the data') {
   const { out, resident } = opts;
@@ -253,7 +255,7 @@ export function outputTarget(op, opts, Type, shape, owner, inputs, like = 'the d
   if (out instanceof ResidentTensor) {
     const r = live(out, op, 'opts.out', owner);
     checkOut(op, r.Type, r.length, out.shape, Type, shape, like);
-    if (inputs.some((t) => t.ptr === r.ptr)) {
+    if (inputs.some((t) => t !== undefined && t.ptr === r.ptr)) {
       throw new RangeError(`${op}: opts.out must not be one of the op's inputs (the output would overwrite what it reads)`);
     }
     return { kind: 'in-place', ptr: r.ptr };
