@@ -244,7 +244,7 @@ function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, ou
   try {
     if (x.ptr === undefined) copyIn(s.memory.buffer, base, x);
     const offsets = base + indexPart;
-    // No data, no output: the plan only (every call writes args.offsets: the next one copies).
+    // No data, no output: the plan only (every call writes the offsets address: the next one copies).
     writeTensors(s, { indices: x.ptr ?? base, offsets });
     const status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);

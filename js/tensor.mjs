@@ -5,7 +5,7 @@
 import { describeValue, typeName } from './describe.mjs';
 import { ResidentTensor, live } from './resident.mjs';
 
-export { describeValue, typeName }; // where they were: quantized.mjs imports typeName from here
+export { describeValue, typeName }; // where they were: the op descriptors import typeName from here
 
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
@@ -182,7 +182,7 @@ export function integerArg(op, name, value, fallback) {
   return value;
 }
 
-/** The options every op takes (commonOptions checks them; js/ops.mjs lists each op's own). */
+/** The options every op takes (commonOptions checks them; each op's descriptor, js/ops/, lists its own). */
 export const COMMON_OPTIONS = Object.freeze(['outOfRange', 'negativeIndices', 'out', 'resident']);
 
 /** The Set of option names an op with its own options `own` takes (commonOptions' `known`). */

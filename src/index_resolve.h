@@ -19,7 +19,7 @@
  * the sign itself). (Not just "nothing added": read as uint64_t a negative v is at least 2^63,
  * but a native 64-bit size_t can hold a larger, empty, dimension; the fuzzer found that.) The
  * fused kernels wrap always, and the engine does not use them under WG_NEGATIVE_ERROR
- * (block_job.c). */
+ * (stage_copy.c). */
 #define WG_WRAP_INDEX(U, v, neg, s) ((U)(v) + ((neg) ? (U)(s) : (U)0))
 /* The position an index selects under either policy (wrap: WG_NEGATIVE_WRAP), to be compared
  * with the size: in range exactly when below it. */
@@ -57,7 +57,7 @@ static inline size_t wg_index_bytes(wg_index_type type) {
   return type == WG_INDEX_I64 || type == WG_INDEX_U64 ? 8 : 4;
 }
 int wg_oob_mode_valid(wg_oob_mode mode);
-/* A wg_negative_mode (as the int32 of wg_op_args). */
+/* A wg_negative_mode (as the int32 attribute of the call record). */
 int wg_negative_mode_valid(int32_t negative);
 
 #endif

@@ -191,7 +191,7 @@ wg_status wg_take(wg_pool* pool, const void* params, const size_t* params_shape,
                   size_t indices_rank, int32_t axis, int32_t batch_dims, size_t elem_size,
                   wg_oob_mode mode, void* out, wg_error_info* err);
 
-/* The three ops with a policy for negative indices (the functions above are these with
+/* gather, gather_nd and take with a policy for negative indices (the functions above are these with
  * WG_NEGATIVE_WRAP); an unknown policy is WG_ERR_INVALID_ARGUMENT. */
 wg_status wg_gather_ex(wg_pool* pool, const void* input, const size_t* input_shape,
                        size_t input_rank, int32_t dim, const void* index, wg_index_type index_type,
