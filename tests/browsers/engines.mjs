@@ -97,7 +97,9 @@ export async function openPage(browser, { isolation, root, urlPath, until }) {
     await page.goto(new URL(urlPath, `http://localhost:${server.port}/`).href);
     await page.waitFor(until, undefined, TIMEOUT_MS).catch(async (e) => {
       const log = await pageLog(page, server).catch(() => ({}));
-      throw new Error(`${urlPath}: ${e.message} (${JSON.stringify(log)})`);
+      // where the page got to, if it says (data-step on its body)
+      const step = await page.evaluate(() => document.body?.dataset.step ?? null).catch(() => null);
+      throw new Error(`${urlPath}: ${e.message}${step ? `, at: ${step}` : ''} (${JSON.stringify(log)})`);
     });
     return { page, server };
   } catch (e) {
