@@ -7,7 +7,8 @@
 
 // The constants the binding uses by name (the record's fields and the ops come from the table).
 const NEEDED = ['WG_MAX_RANK', 'sizeof(size_t)', 'sizeof(wg_call)', 'WG_OK', 'WG_DTYPE_NONE', 'WG_ARG_OUT',
-  'WG_OOB_ERROR', 'WG_OOB_ZERO', 'WG_OOB_CLAMP', 'WG_NEGATIVE_WRAP', 'WG_NEGATIVE_ERROR', 'wg_call.op'];
+  'WG_OOB_ERROR', 'WG_OOB_ZERO', 'WG_OOB_CLAMP', 'WG_NEGATIVE_WRAP', 'WG_NEGATIVE_ERROR', 'WG_PLANNED_TENSORS',
+  'WG_INDEX_POLICY', 'wg_call.op'];
 
 function cString(bytes, ptr) {
   let end = ptr;
@@ -18,7 +19,8 @@ function cString(bytes, ptr) {
 /**
  * Reads the module's table into { value(name), nameOf(prefix, value), ops, tensors, attrs,
  * dtypes, call, maxRank }: ops maps an op's name in src/ops.def (its C name) to
- * { number, tensors: Set of roles, attrs: Set of names }; tensors and attrs are the record's
+ * { number, tensors: Set of roles, attrs: Set of names, inputs: the roles whose shape the caller
+ * gives (not the plan), in slot order, own: its attributes but the policies }; tensors and attrs are the record's
  * slots in order (src/call.def); dtypes maps a dtype's name (F32, I32, ...) to its number; call
  * holds the record's size and the byte offset of each field by name ('op', 'err.arg',
  * 'data.shape', 'attrs.axis', ...).
@@ -53,12 +55,15 @@ export function abiFromTable(table) {
     throw new Error(`init: expected a wasm32 module (size_t of 4 bytes), got ${table.get('sizeof(size_t)')}`);
   }
   const value = (name) => table.get(name);
+  const byNumber = (m) => [...m].sort((a, b) => a[1] - b[1]).map(([k]) => k);
   const roles = withPrefix(table, 'WG_TENSOR_');
   const attrBits = withPrefix(table, 'WG_ATTR_');
   const ops = {};
+  const planned = bitsOf(value('WG_PLANNED_TENSORS'), roles), policies = bitsOf(value('WG_INDEX_POLICY'), attrBits);
   for (const [name, number] of withPrefix(table, 'WG_OP_')) {
-    ops[name] = { number, tensors: bitsOf(table.get(`WG_OP_${name}.tensors`), roles),
-      attrs: bitsOf(table.get(`WG_OP_${name}.attrs`), attrBits) };
+    const tensors = bitsOf(table.get(`WG_OP_${name}.tensors`), roles), attrs = bitsOf(table.get(`WG_OP_${name}.attrs`), attrBits);
+    ops[name] = { number, tensors, attrs, inputs: byNumber(roles).filter((r) => tensors.has(r) && !planned.has(r)),
+      own: [...attrs].filter((a) => !policies.has(a)) };
   }
   const call = { size: value('sizeof(wg_call)') };
   for (const [k, v] of table) if (k.startsWith('wg_call.')) call[k.slice(8)] = v;
@@ -66,7 +71,6 @@ export function abiFromTable(table) {
     for (const [k, x] of table) if (x === v && k.startsWith(prefix) && !k.includes('.')) return k;
     return undefined;
   };
-  const byNumber = (m) => [...m].sort((a, b) => a[1] - b[1]).map(([k]) => k);
   return { value, nameOf, ops, call, tensors: byNumber(roles), attrs: byNumber(attrBits),
     dtypes: Object.fromEntries(withPrefix(table, 'WG_DTYPE_')), maxRank: value('WG_MAX_RANK') };
 }

@@ -51,16 +51,14 @@ export function prepareCalls(s) {
   s.slots = abi.tensors.map((role) => ({ role, ptr: word(`${role}.ptr`), dtype: word(`${role}.dtype`),
     rank: word(`${role}.rank`), shape: word(`${role}.shape`) }));
   s.slot = Object.fromEntries(s.slots.map((t) => [t.role, t]));
-  // Per op, what a call writes: its input slots (those the plan does not write), its attributes
-  // but the policies (their words), and the policies' words.
-  const PLANNED = ['out', 'offsets', 'workspace'], POLICIES = ['out_of_range', 'negative_indices'];
-  const FIRST = ['indices', 'data']; // sorted last-first: data, indices, then the rest
+  // Per op, what a call writes: its input slots (data and indices first: tensorList reads them by
+  // name, then the others in slot order), its own attributes' words, and the policies' words.
+  const FIRST = ['data', 'indices'];
   s.layouts = Object.fromEntries(Object.entries(abi.ops).map(([c, o]) => [c, {
     number: o.number,
-    // data and indices first (tensorList reads them by name), then the others in src/call.def's order
-    inputs: s.slots.filter((t) => o.tensors.has(t.role) && !PLANNED.includes(t.role))
-      .sort((a, b) => FIRST.indexOf(b.role) - FIRST.indexOf(a.role)),
-    attrWords: Object.fromEntries([...o.attrs].filter((a) => !POLICIES.includes(a)).map((name) => [name, word(`attrs.${name}`)])),
+    byName: FIRST.every((r) => o.inputs.includes(r)),
+    inputs: [...FIRST.filter((r) => o.inputs.includes(r)), ...o.inputs.filter((r) => !FIRST.includes(r))].map((r) => s.slot[r]),
+    attrWords: Object.fromEntries(o.own.map((name) => [name, word(`attrs.${name}`)])),
     mode: o.attrs.has('out_of_range') ? word('attrs.out_of_range') : -1,
     negative: o.attrs.has('negative_indices') ? word('attrs.negative_indices') : -1,
     offsets: o.tensors.has('offsets') ? s.slot.offsets.ptr : -1,
@@ -108,11 +106,11 @@ export function writeCall(s, desc, tensors, attrs, mode, negative) {
 }
 
 // The call's tensors in the order of its layout's input slots (undefined where one is absent):
-// data and indices by name, which every call has (monomorphic loads on the hot path), the
+// data and indices by name where the op takes both (monomorphic loads on the hot path), the
 // others by role.
 function tensorList(L, t) {
-  const list = [t.data, t.indices];
-  for (let i = 2; i < L.inputs.length; i++) list.push(t[L.inputs[i].role]);
+  const list = L.byName ? [t.data, t.indices] : [];
+  for (let i = list.length; i < L.inputs.length; i++) list.push(t[L.inputs[i].role]);
   return list;
 }
 

@@ -19,7 +19,7 @@ static const struct {
 };
 
 static const wg_arg tensor_args[WG_TENSOR_COUNT] = {
-#define WG_TENSOR(role, arg) arg,
+#define WG_TENSOR(role, arg, by) arg,
 #define WG_ATTR(name, dflt)
 #include "call.def"
 #undef WG_TENSOR
@@ -46,6 +46,23 @@ wg_dtype wg_dtype_of_width(size_t bytes) {
   }
 }
 
+int32_t wg_dtype_of(const wg_value_dtype* table, size_t n, int32_t value) {
+  for (size_t i = 0; i < n; ++i) {
+    if (table[i].value == value) return table[i].dtype;
+  }
+  return WG_DTYPE_NONE;
+}
+
+int32_t wg_value_of_dtype(const wg_value_dtype* table, size_t n, int32_t dtype) {
+  for (size_t i = 0; i < n; ++i) {
+    if (table[i].dtype == dtype) return table[i].value;
+  }
+  return -1;
+}
+
+const wg_value_dtype wg_index_dtypes[4] = {{WG_INDEX_I32, WG_DTYPE_I32}, {WG_INDEX_U32, WG_DTYPE_U32},
+                                           {WG_INDEX_I64, WG_DTYPE_I64}, {WG_INDEX_U64, WG_DTYPE_U64}};
+
 uint32_t wg_op_tensors(int32_t op) { return op >= 0 && op < WG_OP_COUNT ? ops[op].tensors : 0; }
 
 static int takes(const wg_call* c, int role) { return (ops[c->op].tensors >> role) & 1; }
@@ -55,9 +72,7 @@ static wg_status plan_call(wg_call* c, wg_plan* plan) {
   wg_error_info* err = &c->err;
   if (c->op < 0 || c->op >= WG_OP_COUNT) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
-    if (r == WG_TENSOR_out || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || !takes(c, r)) {
-      continue; /* written by the plan */
-    }
+    if (((WG_PLANNED_TENSORS >> r) & 1) || !takes(c, r)) continue; /* the plan writes those */
     if (c->tensors[r].rank > WG_MAX_RANK) {
       return wg_fail(err, WG_ERR_MAX_RANK, tensor_args[r], -1, (int64_t)c->tensors[r].rank, WG_MAX_RANK);
     }
@@ -107,7 +122,7 @@ void wg_call_init(wg_call* c, int32_t op) {
   memset(c, 0, offsetof(wg_call, plan));
   c->op = op;
   const int32_t defaults[WG_ATTR_COUNT] = {
-#define WG_TENSOR(role, arg)
+#define WG_TENSOR(role, arg, by)
 #define WG_ATTR(name, dflt) (int32_t)(dflt),
 #include "call.def"
 #undef WG_TENSOR
@@ -139,16 +154,6 @@ wg_status wg_call_failed(const wg_call* c, wg_status st, wg_error_info* err) {
   return st;
 }
 
-static int32_t index_dtype(wg_index_type type) {
-  switch (type) {
-    case WG_INDEX_I32: return WG_DTYPE_I32;
-    case WG_INDEX_U32: return WG_DTYPE_U32;
-    case WG_INDEX_I64: return WG_DTYPE_I64;
-    case WG_INDEX_U64: return WG_DTYPE_U64;
-    default: return WG_DTYPE_NONE;
-  }
-}
-
 wg_status wg_call_indexed(wg_call* c, int32_t op, const void* data, size_t elem_size,
                           const size_t* data_shape, size_t data_rank, const void* indices,
                           wg_index_type index_type, const size_t* index_shape, size_t index_rank,
@@ -163,7 +168,7 @@ wg_status wg_call_indexed(wg_call* c, int32_t op, const void* data, size_t elem_
   wg_status st = wg_call_tensor(c, WG_TENSOR_data, data, wg_dtype_of_width(elem_size), data_shape,
                                 data_rank);
   if (st != WG_OK) return st;
-  return wg_call_tensor(c, WG_TENSOR_indices, indices, index_dtype(index_type), index_shape,
+  return wg_call_tensor(c, WG_TENSOR_indices, indices, wg_dtype_of(wg_index_dtypes, 4, (int32_t)index_type), index_shape,
                         index_rank);
 }
 

@@ -24,10 +24,20 @@ typedef enum wg_dtype {
 unsigned wg_dtype_bits(int32_t dtype);
 /* The dtype of a whole-byte element of `bytes` bytes (1, 2, 4, 8: by width), else NONE. */
 wg_dtype wg_dtype_of_width(size_t bytes);
+/* A public API enum's values and their dtypes, one table read both ways: the dtype of a value
+ * (NONE for another value), the value of a dtype (-1 for another dtype). */
+typedef struct wg_value_dtype {
+  int32_t value, dtype;
+} wg_value_dtype;
+int32_t wg_dtype_of(const wg_value_dtype* table, size_t n, int32_t value);
+int32_t wg_value_of_dtype(const wg_value_dtype* table, size_t n, int32_t dtype);
+/* wg_index_type's values as dtypes (I32, U32, I64, U64), and a tensor's index type, or -1. */
+extern const wg_value_dtype wg_index_dtypes[4];
+#define wg_index_type_of(dtype) wg_value_of_dtype(wg_index_dtypes, 4, (dtype))
 
 /* The tensor slots and attributes, by name: WG_TENSOR_<role>, WG_ATTR_<name>. */
 enum {
-#define WG_TENSOR(role, arg) WG_TENSOR_##role,
+#define WG_TENSOR(role, arg, by) WG_TENSOR_##role,
 #define WG_ATTR(name, dflt)
 #include "call.def"
 #undef WG_TENSOR
@@ -35,16 +45,28 @@ enum {
   WG_TENSOR_COUNT
 };
 enum {
-#define WG_TENSOR(role, arg)
+#define WG_TENSOR(role, arg, by)
 #define WG_ATTR(name, dflt) WG_ATTR_##name,
 #include "call.def"
 #undef WG_TENSOR
 #undef WG_ATTR
   WG_ATTR_COUNT
 };
+/* Who gives a tensor's shape (src/call.def), and the mask of those the plan writes. */
+#define WG_CALLER 0
+#define WG_PLAN 1
+enum {
+  WG_PLANNED_TENSORS = 0
+#define WG_TENSOR(role, arg, by) | ((by) << WG_TENSOR_##role)
+#define WG_ATTR(name, dflt)
+#include "call.def"
+#undef WG_TENSOR
+#undef WG_ATTR
+};
 /* src/ops.def's masks of what an op takes */
 #define WG_T(role) (1u << WG_TENSOR_##role)
 #define WG_A(name) (1u << WG_ATTR_##name)
+/* the policies every op with indices takes */
 #define WG_INDEX_POLICY (WG_A(out_of_range) | WG_A(negative_indices))
 
 /* Every op of src/ops.def, by its position there. */

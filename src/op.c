@@ -57,16 +57,6 @@ size_t wg_tile_for(size_t item_bytes) {
   return tile ? tile : 1;
 }
 
-int wg_index_type_of(int32_t dtype) {
-  switch (dtype) {
-    case WG_DTYPE_I32: return WG_INDEX_I32;
-    case WG_DTYPE_U32: return WG_INDEX_U32;
-    case WG_DTYPE_I64: return WG_INDEX_I64;
-    case WG_DTYPE_U64: return WG_INDEX_U64;
-    default: return -1;
-  }
-}
-
 size_t wg_elem_bytes(const wg_tensor* t) {
   unsigned bits = wg_dtype_bits(t->dtype);
   return bits >= 8 ? bits / 8 : 0;

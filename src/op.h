@@ -15,11 +15,11 @@
 #include "call.h"
 #include "wasm_gather.h"
 
-/* A kind of stage: how its job takes the call's tensors and policies (bind, before the run;
- * returns WG_OK or WG_ERR_INVALID_ARGUMENT), and runs items [start, start + count) of its range
- * (returns 0 at a bad index in WG_OOB_ERROR mode: the runner stops, and reports the first one). */
+/* A kind of stage: how its job takes the call's tensors and policies (bind, before the run, once
+ * the runner has checked them), and runs items [start, start + count) of its range (returns 0 at
+ * a bad index in WG_OOB_ERROR mode: the runner stops, and reports the first one). */
 typedef struct wg_stage_kind {
-  wg_status (*bind)(void* job, const wg_call* c);
+  void (*bind)(void* job, const wg_call* c);
   int (*run)(void* job, size_t start, size_t count);
 } wg_stage_kind;
 
@@ -58,10 +58,9 @@ typedef struct wg_plan {
 
 typedef wg_status (*wg_plan_fn)(const wg_call* c, wg_plan* plan, wg_error_info* err);
 
-/* An op's entry: its plan function and the size of its plan type. */
+/* An op's entry: its plan function. */
 typedef struct wg_op_def {
   wg_plan_fn plan;
-  size_t plan_bytes;
 } wg_op_def;
 
 /* Defines op `name`'s entry (wg_op_<name>) from its plan type, which begins with a wg_plan, and
@@ -72,7 +71,7 @@ typedef struct wg_op_def {
   static wg_status name##_plan_entry(const wg_call* c, wg_plan* p, wg_error_info* err) {          \
     return plan_fn(c, (plan_type*)p, err);                                                        \
   }                                                                                               \
-  const wg_op_def wg_op_##name = {name##_plan_entry, sizeof(plan_type)};
+  const wg_op_def wg_op_##name = {name##_plan_entry};
 
 #define WG_OP(name, tensors, attrs) extern const wg_op_def wg_op_##name;
 #include "ops.def"
@@ -100,8 +99,6 @@ void wg_plan_stage(wg_plan* plan, const wg_stage_kind* kind, void* job, size_t r
 size_t wg_tile_for(size_t item_bytes);
 /* Bytes of one element of a tensor of whole-byte elements (1, 2, 4, 8), else 0. */
 size_t wg_elem_bytes(const wg_tensor* t);
-/* A tensor's index type (its dtype I32, U32, I64 or U64), or -1. */
-int wg_index_type_of(int32_t dtype);
 
 /* The runner (runner.c): the run checks, the workspace, the parallel threshold, the stages, the
  * failure flag and the first bad index. */

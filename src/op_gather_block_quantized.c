@@ -13,17 +13,11 @@ typedef struct gbq_plan {
   wg_dequant_job job;
 } gbq_plan;
 
-/* The codes' wg_quant_type from the table's dtype (U8, U4, I4), else -1. */
-static int quant_type_of(int32_t dtype) {
-  return dtype == WG_DTYPE_U8 ? WG_QUANT_UINT8 : dtype == WG_DTYPE_U4 ? WG_QUANT_UINT4
-         : dtype == WG_DTYPE_I4 ? WG_QUANT_INT4 : -1;
-}
-
-/* The scales' wg_scale_type from their dtype (F32, F16, BF16), else -1. */
-static int scale_type_of(int32_t dtype) {
-  return dtype == WG_DTYPE_F32 ? WG_SCALE_F32 : dtype == WG_DTYPE_F16 ? WG_SCALE_F16
-         : dtype == WG_DTYPE_BF16 ? WG_SCALE_BF16 : -1;
-}
+/* The dtypes of wg_quant_type's values (the table's codes) and of wg_scale_type's (the scales'). */
+static const wg_value_dtype quant_dtypes[3] = {
+    {WG_QUANT_UINT8, WG_DTYPE_U8}, {WG_QUANT_UINT4, WG_DTYPE_U4}, {WG_QUANT_INT4, WG_DTYPE_I4}};
+static const wg_value_dtype scale_dtypes[3] = {
+    {WG_SCALE_F32, WG_DTYPE_F32}, {WG_SCALE_F16, WG_DTYPE_F16}, {WG_SCALE_BF16, WG_DTYPE_BF16}};
 
 /* shape == want in rank and every dim, else `status` naming the first difference. */
 static wg_status check_shape(const size_t* shape, size_t rank, const size_t* want, size_t want_rank,
@@ -48,7 +42,8 @@ static wg_status plan_gbq(const wg_call* c, gbq_plan* plan, wg_error_info* err) 
   const int32_t quantize_axis = c->attrs[WG_ATTR_quantize_axis];
   size_t rank = data->rank;
   if (rank < 1) return wg_fail(err, WG_ERR_DATA_SCALAR, WG_ARG_DATA, -1, 0, 1);
-  int quant_type = quant_type_of(data->dtype), scale_type = scale_type_of(scales->dtype);
+  int32_t quant_type = wg_value_of_dtype(quant_dtypes, 3, data->dtype);
+  int32_t scale_type = wg_value_of_dtype(scale_dtypes, 3, scales->dtype);
   if (quant_type < 0 || scale_type < 0) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   int packed = quant_type == WG_QUANT_UINT8; /* 8 / bits codes a byte along the last axis */
   if (packed ? !(bits == 2 || bits == 4 || bits == 8) : bits != 4) {
@@ -135,14 +130,8 @@ static wg_status gbq_call(wg_call* c, const uint8_t* data, const size_t* data_sh
                                  indices, index_type, indices_shape, indices_rank, mode, negative, out);
   if (st != WG_OK) return st;
   if (!q) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  c->tensors[WG_TENSOR_data].dtype = q->quant_type == WG_QUANT_UINT8   ? WG_DTYPE_U8
-                                     : q->quant_type == WG_QUANT_UINT4 ? WG_DTYPE_U4
-                                     : q->quant_type == WG_QUANT_INT4  ? WG_DTYPE_I4
-                                                                       : WG_DTYPE_NONE;
-  int32_t scale_dtype = q->scale_type == WG_SCALE_F32    ? WG_DTYPE_F32
-                        : q->scale_type == WG_SCALE_F16  ? WG_DTYPE_F16
-                        : q->scale_type == WG_SCALE_BF16 ? WG_DTYPE_BF16
-                                                         : WG_DTYPE_NONE;
+  c->tensors[WG_TENSOR_data].dtype = wg_dtype_of(quant_dtypes, 3, q->quant_type);
+  int32_t scale_dtype = wg_dtype_of(scale_dtypes, 3, q->scale_type);
   c->attrs[WG_ATTR_axis] = gather_axis;
   c->attrs[WG_ATTR_bits] = q->bits;
   c->attrs[WG_ATTR_block_size] = q->block_size;

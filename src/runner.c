@@ -25,8 +25,8 @@ static int present(const wg_tensor* t) { return t->dtype != WG_DTYPE_NONE; }
  * out-of-range scan reads them), the other inputs and the output when the output is not empty
  * (in the offsets mode, the offsets instead of the data and the output), the workspace when the
  * plan asks for one. */
-static int addresses_set(const wg_plan* plan, const wg_call* c, size_t out_count, int offsets_mode) {
-  uint32_t takes = wg_op_tensors(c->op);
+static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, size_t out_count,
+                         int offsets_mode) {
   for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
     const wg_tensor* t = &c->tensors[r];
     if (!((takes >> r) & 1) || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || t->ptr) continue;
@@ -57,13 +57,10 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr;
-  if (!addresses_set(plan, c, out_count, offsets_mode)) {
+  if (!addresses_set(plan, c, takes, out_count, offsets_mode)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
-  for (size_t i = 0; i < plan->nstages; ++i) {
-    wg_status st = plan->stages[i].kind->bind(plan->stages[i].job, c);
-    if (st != WG_OK) return wg_fail(err, st, WG_ARG_NONE, -1, -1, -1);
-  }
+  for (size_t i = 0; i < plan->nstages; ++i) plan->stages[i].kind->bind(plan->stages[i].job, c);
   /* Small calls run on the caller alone: waking the pool costs more than it saves. */
   wg_pool* p = out_bytes < wg_pool_parallel_threshold(pool) ? NULL : pool;
   int failed = 0;

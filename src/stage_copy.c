@@ -67,7 +67,7 @@ static int run_blocks(void* ctx, size_t start, size_t count) {
   return 1;
 }
 
-static wg_status bind_blocks(void* ctx, const wg_call* c) {
+static void bind_blocks(void* ctx, const wg_call* c) {
   wg_block_job* job = ctx;
   job->src = c->tensors[WG_TENSOR_data].ptr;
   job->dst = c->tensors[WG_TENSOR_out].ptr;
@@ -80,7 +80,6 @@ static wg_status bind_blocks(void* ctx, const wg_call* c) {
   /* The fused kernels wrap negative indices; the general path knows the policy. (The offsets
    * mode uses no kernel: plan_general.) */
   if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
-  return WG_OK;
 }
 
 const wg_stage_kind wg_stage_block_copy = {bind_blocks, run_blocks};

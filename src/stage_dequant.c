@@ -118,7 +118,7 @@ static int run_slices(void* ctx, size_t start, size_t n) {
 }
 
 
-static wg_status bind_slices(void* ctx, const wg_call* c) {
+static void bind_slices(void* ctx, const wg_call* c) {
   wg_dequant_job* t = ctx;
   t->data = c->tensors[WG_TENSOR_data].ptr;
   t->scales = c->tensors[WG_TENSOR_scales].ptr;
@@ -128,7 +128,6 @@ static wg_status bind_slices(void* ctx, const wg_call* c) {
   t->index_type = (wg_index_type)wg_index_type_of(c->tensors[WG_TENSOR_indices].dtype);
   t->mode = (wg_oob_mode)c->attrs[WG_ATTR_out_of_range];
   t->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
-  return WG_OK;
 }
 
 const wg_stage_kind wg_stage_dequant = {bind_slices, run_slices};

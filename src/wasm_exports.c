@@ -58,6 +58,8 @@ static const abi_entry abi[] = {
     CONSTANT(WG_INDEX_I32), CONSTANT(WG_INDEX_U32), CONSTANT(WG_INDEX_I64), CONSTANT(WG_INDEX_U64),
     CONSTANT(WG_OOB_ERROR), CONSTANT(WG_OOB_ZERO), CONSTANT(WG_OOB_CLAMP),
     CONSTANT(WG_NEGATIVE_WRAP), CONSTANT(WG_NEGATIVE_ERROR),
+    /* the tensors whose shape the plan writes, and the policy attributes (masks) */
+    CONSTANT(WG_PLANNED_TENSORS), CONSTANT(WG_INDEX_POLICY),
     /* the element types */
 #define WG_DTYPE_ENTRY(name, bits) {"WG_DTYPE_" #name, WG_DTYPE_##name},
     WG_DTYPES(WG_DTYPE_ENTRY)
@@ -71,7 +73,7 @@ static const abi_entry abi[] = {
     FIELD("op", op), FIELD("err.arg", err.arg), FIELD("err.dim", err.dim),
     FIELD("err.value", err.value), FIELD("err.limit", err.limit),
     FIELD("err.position", err.position),
-#define WG_TENSOR(role, arg) {"WG_TENSOR_" #role, WG_TENSOR_##role}, TENSOR_FIELDS(role),
+#define WG_TENSOR(role, arg, by) {"WG_TENSOR_" #role, WG_TENSOR_##role}, TENSOR_FIELDS(role),
 #define WG_ATTR(name, dflt) {"WG_ATTR_" #name, WG_ATTR_##name}, FIELD("attrs." #name, attrs[WG_ATTR_##name]),
 #include "call.def"
 #undef WG_TENSOR

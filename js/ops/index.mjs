@@ -13,17 +13,15 @@ export const opNamed = (name) => OPS.find((d) => d.name === name);
 
 /**
  * Checks the descriptors against the module's own list (js/abi.mjs: src/ops.def's masks): every
- * op has a descriptor that takes exactly its tensors (but those the plan writes) and attributes
- * (but the policies). Throws, saying the builds differ, otherwise.
+ * op has a descriptor that takes exactly its input tensors and its own attributes. Throws,
+ * saying the builds differ, otherwise.
  */
 export function checkOps(abi) {
-  const PLANNED = ['out', 'offsets', 'workspace'], POLICIES = ['out_of_range', 'negative_indices'];
   const same = (a, b) => a.length === b.length && a.every((x) => b.includes(x));
   for (const [c, o] of Object.entries(abi.ops)) {
     const d = OPS.find((x) => x.c === c);
-    const tensors = [...o.tensors].filter((r) => !PLANNED.includes(r)), attrs = [...o.attrs].filter((a) => !POLICIES.includes(a));
-    if (!d || !same(Object.keys(d.tensors), tensors) || !same(d.attributes, attrs)) {
-      throw new Error(`init: the wasm module's op ${c} (tensors ${tensors.join(', ')}; attributes ${attrs.join(', ')}) ` +
+    if (!d || !same(Object.keys(d.tensors), o.inputs) || !same(d.attributes, o.own)) {
+      throw new Error(`init: the wasm module's op ${c} (tensors ${o.inputs.join(', ')}; attributes ${o.own.join(', ')}) ` +
         `has ${d ? 'another descriptor' : 'no descriptor'} in js/ops/: its .wasm and the JS files come from different builds of wasm-gather`);
     }
   }

@@ -73,8 +73,14 @@ test('every op of src/ops.def has its number from the module and a descriptor in
   checkOps(abi);
   // a descriptor that disagrees with the module fails init's check
   const take = abi.ops.take;
-  assert.throws(() => checkOps({ ...abi, ops: { ...abi.ops, take: { ...take, attrs: new Set(['axis']) } } }),
-    /^Error: init: the wasm module's op take .*different builds/);
+  for (const changed of [{ own: ['axis'] }, { inputs: ['data'] }, { own: [...take.own, 'bits'] }]) {
+    assert.throws(() => checkOps({ ...abi, ops: { ...abi.ops, take: { ...take, ...changed } } }),
+      /^Error: init: the wasm module's op take .*different builds/, JSON.stringify(changed));
+  }
+  // and what the table says an op takes: input slots in slot order, its own attributes
+  assert.deepEqual(take.inputs, ['data', 'indices']);
+  assert.deepEqual(abi.ops.gather_block_quantized.inputs, ['data', 'indices', 'scales', 'zero_points']);
+  assert.deepEqual([...take.own].sort(), ['axis', 'batch_dims']);
 });
 
 test('a module that lacks a constant JS needs is refused, saying the builds differ', () => {
