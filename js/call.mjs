@@ -8,7 +8,7 @@ import { choosePath, executePlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
-import { commonOptions, indexValues, optionNames, outputTarget, writeIndices } from './tensor.mjs';
+import { commonOptions, indexValues, optionNames, outputTarget, typeName, writeIndices } from './tensor.mjs';
 
 export const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly return
 const align16 = (n) => Math.ceil(n / 16) * 16;
@@ -23,12 +23,14 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
  * { role: tensor descriptor } (js/tensor.mjs), attrs(opts, tensors, s, args) -> { attrs: the
  * int32 values of its attributes in their order, Type? (the output's array type; default the
  * data's), outLike? (what has that type, for messages) } (it may add tensors that depend on the
- * options) }.
+ * options) }. The descriptor of one of the scatters also has fromData (its output starts as data: opts.inPlace
+ * writes into a resident data), and may have modes (its opts.outOfRange values), common (the
+ * COMMON_OPTIONS it takes) and policy ({ mode, negative } fixed for every call).
  */
 export function defineOp(desc) {
   const { name } = desc;
-  desc.names = { data: desc.tensors.data, indices: desc.tensors.indices, axis: desc.axis };
-  desc.optionNames = optionNames(desc.options);
+  desc.names = { data: desc.tensors.data, indices: desc.tensors.indices, updates: desc.tensors.updates, axis: desc.axis };
+  desc.optionNames = optionNames(desc.options, desc.common);
   desc.fn = { [name](...args) { return callOp(ready(name), desc, args); } }[name];
   return desc.fn;
 }
@@ -62,10 +64,12 @@ export function prepareCalls(s) {
     mode: o.attrs.has('out_of_range') ? word('attrs.out_of_range') : -1,
     negative: o.attrs.has('negative_indices') ? word('attrs.negative_indices') : -1,
     offsets: o.tensors.has('offsets') ? s.slot.offsets.ptr : -1,
+    workspace: o.tensors.has('workspace') ? s.slot.workspace.shape : -1, // its size, from the shape query
   }]));
   s.descLayouts = new Map(); // descriptor -> its layout, with its attributes' words in its order (layoutOf)
   s.codes = { ok: abi.value('WG_OK'), dtype: new Map(Object.entries(abi.dtypes)),
-    mode: { error: abi.value('WG_OOB_ERROR'), zero: abi.value('WG_OOB_ZERO'), clamp: abi.value('WG_OOB_CLAMP') },
+    mode: { error: abi.value('WG_OOB_ERROR'), zero: abi.value('WG_OOB_ZERO'), clamp: abi.value('WG_OOB_CLAMP'),
+      drop: abi.value('WG_OOB_ZERO') }, // the scatters' word: an update out of range is dropped
     negative: { wrap: abi.value('WG_NEGATIVE_WRAP'), error: abi.value('WG_NEGATIVE_ERROR') } };
 }
 
@@ -156,7 +160,9 @@ function errorInfo(s) {
 export function callOp(s, desc, args) {
   const op = desc.name;
   // The options' names first: a misspelt option would otherwise surface as some other error.
-  const { opts, mode, negative } = commonOptions(op, args[desc.params.length - 1], desc.optionNames);
+  const options = commonOptions(op, args[desc.params.length - 1], desc.optionNames, desc.modes);
+  const { opts } = options;
+  const { mode, negative } = desc.policy ?? options;
   const t = desc.read(s, args);
   const { attrs, Type = t.data.Type, outLike } = desc.attrs(opts, t, s, args);
   const L = layoutOf(s, desc);
@@ -169,36 +175,44 @@ export function callOp(s, desc, args) {
   let outLength = 1;
   for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
-  // The transient block: each input that is not resident, rounded up to 16 bytes, in order.
+  const into = (desc.fromData && opts.inPlace !== undefined && inPlaceTarget(op, opts, t, args[0])) ||
+    outputTarget(op, opts, Type, outShape, s, inputs, outLike);
+  // The data of one of the scatters, when not resident, is copied straight to where its output
+  // goes and updated there (in place in wasm memory: one copy, not two), unless that is a
+  // resident opts.out, which the op fills from the copy.
+  const dataToOut = desc.fromData && t.data.ptr === undefined && into.kind !== 'in-place';
+  // The transient block: each input that is not resident, rounded up to 16 bytes, in order, then
+  // the workspace the plan asks for.
   let inPart = 0, copied = false;
   for (let i = 0; i < inputs.length; i++) {
     const x = inputs[i];
-    if (x !== undefined && x.ptr === undefined) {
+    if (x !== undefined && x.ptr === undefined && !(dataToOut && x === t.data)) {
       inPart += align16(x.bytes);
       copied = true;
     }
   }
-  const total = inPart + align16(outBytes);
+  const wsBytes = L.workspace >= 0 ? w[L.workspace] : 0;
+  const wsPart = align16(wsBytes);
+  const total = inPart + wsPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
-  const target = outputTarget(op, opts, Type, outShape, s, inputs, outLike);
-  const nblocks = w[slot.offsets.shape];
-  if (choosePath(t.data, target, outBytes, nblocks) === 'js') {
-    return runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nblocks);
+  const nblocks = L.offsets >= 0 ? w[slot.offsets.shape] : 0;
+  if (choosePath(t.data, into, outBytes, nblocks) === 'js') {
+    return runPlanInJs(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
   }
   // The output is part of the transient block unless it is resident (in place, or a new one).
-  const outPart = target.kind === 'new' || target.kind === 'array' ? align16(outBytes) : 0;
-  s.lastCallBytes = total - (target.kind === 'in-place' ? align16(outBytes) : 0);
+  const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
+  s.lastCallBytes = total - (into.kind === 'in-place' ? align16(outBytes) : 0);
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = copied || target.kind === 'new' || target.kind === 'array';
-  const base = needsBase ? allocate(s, inPart + outPart) : 0;
+  const needsBase = copied || wsBytes > 0 || into.kind === 'new' || into.kind === 'array';
+  const base = needsBase ? allocate(s, inPart + wsPart + outPart) : 0;
   // A new resident output is a block of its own, which outlives the call.
-  const outPtr = target.kind === 'in-place' ? target.ptr
-    : target.kind === 'resident' ? allocate(s, outBytes) : base + inPart;
+  const outPtr = into.kind === 'in-place' ? into.ptr
+    : into.kind === 'resident' ? allocate(s, outBytes) : base + inPart + wsPart;
   if ((needsBase && !base) || !outPtr) {
     if (base) m._free(base);
-    if (outPtr && target.kind === 'resident') m._free(outPtr);
+    if (outPtr && into.kind === 'resident') m._free(outPtr);
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold now`);
   }
   let result;
@@ -210,6 +224,9 @@ export function callOp(s, desc, args) {
       const input = L.inputs[i], x = inputs[i];
       if (x === undefined || x.ptr !== undefined) {
         w2[input.ptr] = x === undefined ? 0 : x.ptr;
+      } else if (dataToOut && x === t.data) {
+        w2[input.ptr] = outPtr;
+        copyIn(buffer, outPtr, x);
       } else {
         w2[input.ptr] = at;
         copyIn(buffer, at, x);
@@ -218,14 +235,30 @@ export function callOp(s, desc, args) {
     }
     w2[slot.out.ptr] = outPtr;
     if (L.offsets >= 0) w2[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
+    if (L.workspace >= 0) w2[slot.workspace.ptr] = wsBytes ? base + inPart : 0;
     status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
-    result = deliver(s, target, Type, outPtr, outLength, outShape, opts);
+    result = deliver(s, into, Type, outPtr, outLength, outShape, opts);
   } finally {
     if (base) m._free(base);
-    if (!result && target.kind === 'resident') m._free(outPtr);
+    if (!result && into.kind === 'resident') m._free(outPtr);
   }
   return result;
+}
+
+// opts.inPlace of the scatters: true writes into its first argument, which must be resident (and
+// is returned); false is the default.
+function inPlaceTarget(op, opts, t, first) {
+  if (typeof opts.inPlace !== 'boolean') throw new TypeError(`${op}: opts.inPlace must be true or false, got ${typeName(opts.inPlace)}`);
+  if (!opts.inPlace) return null;
+  if (t.data.ptr === undefined) {
+    throw new TypeError(`${op}: opts.inPlace needs a resident tensor to update (upload() it first); got ${typeName(first)}`);
+  }
+  if (opts.out != null || opts.resident) throw new TypeError(`${op}: give opts.inPlace or opts.out / opts.resident, not both`);
+  if (t.updates?.ptr === t.data.ptr) {
+    throw new RangeError(`${op}: in place, the updates must not be the tensor they update (it would change what it reads)`);
+  }
+  return { kind: 'in-place', ptr: t.data.ptr, result: first };
 }
 
 // The call resolved in C into its blocks' sources, and the bytes moved by JS from the caller's
@@ -271,8 +304,9 @@ export function readOutShape({ slot }, w) {
  * resident), negative the call's opts.negativeIndices.
  */
 export function failure(s, status, desc, t, negative) {
-  return statusError(status, errorInfo(s), { op: desc.name, abi: s.abi, names: desc.names, messages: desc.messages,
-    dataShape: t.data.shape, indexShape: t.indices.shape, indexData: indexValues(t.indices, s.memory.buffer), negative });
+  return statusError(status, errorInfo(s), { op: desc.name, abi: s.abi, names: desc.names, messages: desc.messages, modes: desc.modes,
+    updatesAtLeast: desc.updatesAtLeast,
+    dataShape: t.data.shape, indexShape: t.indices?.shape ?? [], indexData: t.indices ? indexValues(t.indices, s.memory.buffer) : [], negative });
 }
 
 /**
@@ -288,7 +322,7 @@ export function copyIn(buffer, ptr, t) {
 // The result where the caller asked for it: one copy out of wasm memory, or none.
 function deliver(s, target, Type, outPtr, outLength, outShape, opts) {
   if (target.kind === 'resident') return new ResidentTensor(s, outPtr, Type, outShape);
-  if (target.kind === 'in-place') return opts.out;
+  if (target.kind === 'in-place') return target.result ?? opts.out;
   const view = new Type(s.memory.buffer, outPtr, outLength);
   if (target.kind === 'array') {
     target.array.set(view);

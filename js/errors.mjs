@@ -41,7 +41,8 @@ const MESSAGES = {
     `${N.data}.shape[${e.dim}] (${e.limit}) in every dimension except ${N.axis}`,
   WG_ERR_INDEX_DEPTH: (e, { op, names: N }) => `${op}: ${N.indices}.shape[-1] (${e.value}), the length of each index tuple, ` +
     `must be <= ${N.data} rank - batchDims (${e.limit})`,
-  WG_ERR_INDEX_OUT_OF_RANGE: (e, { op, names: N, indexShape, indexData, negative }) => {
+  WG_ERR_INDEX_OUT_OF_RANGE: (e, { op, names: N, indexShape, indexData, negative, modes }) => {
+    const lenient = modes?.includes('drop') ? "'drop' or 'clamp'" : "'zero' or 'clamp'";
     const at = `${op}: ${N.indices}${coordinates(e.position, indexShape)} = ${indexData[e.position]}`;
     if (negative === 'error') {
       // Under the 'error' policy the valid indices are [0, size); a negative one is refused as such.
@@ -49,11 +50,17 @@ const MESSAGES = {
         return `${at} is negative, and opts.negativeIndices is 'error' (valid indices: 0 <= i < ${e.limit})`;
       }
       return `${at} is out of range for dimension ${e.dim} of ${N.data}, which has size ${e.limit} ` +
-        `(valid indices: 0 <= i < ${e.limit}; opts.outOfRange 'zero' or 'clamp' accept it)`;
+        `(valid indices: 0 <= i < ${e.limit}; opts.outOfRange ${lenient} accept it)`;
     }
     return `${at} is out of range for dimension ${e.dim} of ${N.data}, which has size ${e.limit} ` +
-      `(valid indices: ${-e.limit} <= i < ${e.limit}; opts.outOfRange 'zero' or 'clamp' accept it)`;
+      `(valid indices: ${-e.limit} <= i < ${e.limit}; opts.outOfRange ${lenient} accept it)`;
   },
+  WG_ERR_UPDATES_SHAPE: (e, { op, names: N, dataShape, indexShape, updatesAtLeast }) => (e.dim < 0
+    ? `${op}: ${N.updates} must have rank ${e.limit} (from ${N.data} [${dataShape.join(', ')}] and ${N.indices} [${indexShape.join(', ')}]), got rank ${e.value}`
+    : `${op}: ${N.updates}.shape[${e.dim}] is ${e.value} but must be ${updatesAtLeast ? 'at least ' : ''}${e.limit} ` +
+      `(from ${N.data} [${dataShape.join(', ')}] and ${N.indices} [${indexShape.join(', ')}])`),
+  WG_ERR_UPDATES_TYPE: (e, { op, names: N }) => `${op}: ${N.updates} must have the element type of ${N.data}`,
+  WG_ERR_REDUCE: (e, { op }) => `${op}: opts.reduce is not one this op has for its element type`,
   WG_ERR_SIZE_OVERFLOW: tooLarge,
   WG_ERR_OUT_OF_MEMORY: tooLarge,
 };

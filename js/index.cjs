@@ -9,7 +9,8 @@ exports.init = async function init(opts) {
 };
 
 // The functions of index.mjs besides init (tests/unit/lifecycle.test.mjs checks that the lists match).
-for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'upload', 'dispose', 'heapStats']) {
+for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterElements',
+  'scatterND', 'indexReduce', 'tensorScatter', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {
       if (name === 'dispose') return undefined;

@@ -236,6 +236,60 @@ export function gatherND<T extends DataArray, O extends GatherNDOptions<Widened<
 export function take<T extends DataArray, O extends TakeOptions<Widened<T>> = {}>(
   params: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O): OpResult<T, O>;
 
+/**
+ * How a scatter combines an update with the value in place: 'none' writes (the last update in
+ * the index tensor's order wins), the others reduce, in that order; torch's names are accepted
+ * too. 'mean' only for scatter and indexReduce.
+ */
+export type Reduce = 'none' | 'add' | 'sum' | 'mul' | 'prod' | 'max' | 'amax' | 'min' | 'amin' | 'mean';
+
+/** What a scatter's index out of range does: 'error' throws and writes nothing (default), 'drop' skips that update, 'clamp' wraps a negative once and clamps (WebNN). */
+export type ScatterOutOfRange = 'error' | 'drop' | 'clamp';
+
+export interface ScatterOptions<T extends DataArray> extends Omit<CommonOptions<T>, 'outOfRange'> {
+  reduce?: Reduce;
+  /** Reduce into the value in place (default true); false: a position some update hits starts from the reduction's identity. */
+  includeSelf?: boolean;
+  outOfRange?: ScatterOutOfRange;
+  /** Update the first argument, a ResidentTensor, where it lives, and return it. */
+  inPlace?: boolean;
+  /** Uint16Array data holding 16-bit float bits: computed in float32, rounded after each update. */
+  dtype?: 'float16' | 'bfloat16';
+}
+
+/** What a scatter returns: its first argument for { inPlace: true }, else as the gathers. */
+export type ScatterResult<T extends DataArray, O> = O extends { inPlace: true } ? ResidentTensor<T> : OpResult<T, O>;
+
+/** torch.scatter / scatter_reduce, ONNX ScatterElements: input with src (or a number) combined at index along dim. */
+export function scatter<T extends DataArray, O extends ScatterOptions<T> = {}>(
+  input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, src: TensorLike<T> | number | bigint, opts?: O): ScatterResult<T, O>;
+
+/** ONNX's name for scatter (ScatterElements); the same function. */
+export const scatterElements: typeof scatter;
+
+/** ONNX ScatterND, tf.tensor_scatter_nd_*: updates' shape indices.shape[:-1] + data.shape[K:]. No 'mean'. */
+export function scatterND<T extends DataArray, O extends ScatterOptions<T> = {}>(
+  data: TensorLike<T>, indices: TensorLike<IndexArray>, updates: TensorLike<T>, opts?: O): ScatterResult<T, O>;
+
+/** torch.index_add / index_copy / index_reduce, tf.math.unsorted_segment_*: source's shape input.shape[:axis] + index.shape + input.shape[axis+1:]. */
+export function indexReduce<T extends DataArray, O extends ScatterOptions<T> = {}>(
+  input: TensorLike<T>, axis: number, index: TensorLike<IndexArray>, source: TensorLike<T>, opts?: O): ScatterResult<T, O>;
+
+export interface TensorScatterOptions<T extends DataArray> {
+  /** The sequence axis (default -2), in [1, rank-1] once normalized. */
+  axis?: number;
+  /** 'linear' (default): the write must fit; 'circular': positions wrap around the cache. */
+  mode?: 'linear' | 'circular';
+  inPlace?: boolean;
+  dtype?: 'float16' | 'bfloat16';
+  out?: T | { data: T; shape?: Shape } | ResidentTensor<T>;
+  resident?: boolean;
+}
+
+/** ONNX TensorScatter, the KV-cache write: update written along opts.axis of each batch row from writeIndices[b] (0 when absent). */
+export function tensorScatter<T extends DataArray, O extends TensorScatterOptions<T> = {}>(
+  cache: TensorLike<T>, update: TensorLike<T>, writeIndices?: TensorLike<IndexArray> | null, opts?: O): ScatterResult<T, O>;
+
 /** How gatherBlockQuantized's codes are stored (onnxruntime's GatherBlockQuantized T1). */
 export type QuantType = 'uint8' | 'uint4' | 'int4';
 

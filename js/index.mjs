@@ -15,6 +15,10 @@ export { take } from './ops/take.mjs';
 export { gatherND } from './ops/gather-nd.mjs';
 export { gather, gatherElements } from './ops/gather.mjs';
 export { gatherBlockQuantized } from './ops/gather-block-quantized.mjs';
+export { scatter, scatterElements } from './ops/scatter.mjs';
+export { scatterND } from './ops/scatter-nd.mjs';
+export { indexReduce } from './ops/index-reduce.mjs';
+export { tensorScatter } from './ops/tensor-scatter.mjs';
 
 let pending = null; // the init() in flight: { promise, variant, threads } as it was asked
 

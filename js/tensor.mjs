@@ -185,8 +185,9 @@ export function integerArg(op, name, value, fallback) {
 /** The options every op takes (commonOptions checks them; each op's descriptor, js/ops/, lists its own). */
 export const COMMON_OPTIONS = Object.freeze(['outOfRange', 'negativeIndices', 'out', 'resident']);
 
-/** The Set of option names an op with its own options `own` takes (commonOptions' `known`). */
-export const optionNames = (own) => new Set([...own, ...COMMON_OPTIONS]);
+/** The Set of option names an op with its own options `own` takes (commonOptions' `known`), and
+ * `common` of COMMON_OPTIONS (all by default). */
+export const optionNames = (own, common = COMMON_OPTIONS) => new Set([...own, ...common]);
 
 // A name compared loosely, for the did-you-mean hint: case, '_' and '-' ignored (batch_dims: batchDims).
 const loose = (name) => name.toLowerCase().replace(/[_-]/g, '');
@@ -208,12 +209,12 @@ export function checkOptionNames(op, opts, known) {
 }
 
 /**
- * Validates opts; returns { opts, mode, negative } with mode 'error', 'zero' or 'clamp' (wg_oob_mode
- * WG_OOB_<MODE>) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>). With
+ * Validates opts; returns { opts, mode, negative } with mode one of `modes` (default 'error', 'zero'
+ * or 'clamp': wg_oob_mode WG_OOB_<MODE>; the scatters' 'drop' is WG_OOB_ZERO) and negative 'wrap' or 'error' (wg_negative_mode WG_NEGATIVE_<POLICY>). With
  * `known` (a Set of every option name the op takes: its own, js/ops/<op>.mjs, and COMMON_OPTIONS:
  * optionNames), any other name throws (checkOptionNames).
  */
-export function commonOptions(op, opts, known) {
+export function commonOptions(op, opts, known, modes = OOB_MODES) {
   if (opts === undefined || opts === null) opts = {};
   if (typeof opts !== 'object') throw new TypeError(`${op}: opts must be an object, got ${typeName(opts)}`);
   if (known) {
@@ -223,8 +224,8 @@ export function commonOptions(op, opts, known) {
     }
   }
   const oob = opts.outOfRange ?? 'error';
-  if (!OOB_MODES.includes(oob)) {
-    throw new RangeError(`${op}: opts.outOfRange must be 'error', 'zero' or 'clamp', got ${JSON.stringify(oob)}`);
+  if (!modes.includes(oob)) {
+    throw new RangeError(`${op}: opts.outOfRange must be ${modes.map((m) => `'${m}'`).join(', ').replace(/, ([^,]*)$/, ' or $1')}, got ${JSON.stringify(oob)}`);
   }
   const negative = opts.negativeIndices ?? 'wrap';
   if (!NEGATIVE_POLICIES.includes(negative)) {

@@ -63,6 +63,12 @@ int32_t wg_value_of_dtype(const wg_value_dtype* table, size_t n, int32_t dtype) 
 const wg_value_dtype wg_index_dtypes[4] = {{WG_INDEX_I32, WG_DTYPE_I32}, {WG_INDEX_U32, WG_DTYPE_U32},
                                            {WG_INDEX_I64, WG_DTYPE_I64}, {WG_INDEX_U64, WG_DTYPE_U64}};
 
+const wg_value_dtype wg_value_dtypes[12] = {
+    {WG_VALUE_I8, WG_DTYPE_I8},   {WG_VALUE_U8, WG_DTYPE_U8},   {WG_VALUE_I16, WG_DTYPE_I16},
+    {WG_VALUE_U16, WG_DTYPE_U16}, {WG_VALUE_I32, WG_DTYPE_I32}, {WG_VALUE_U32, WG_DTYPE_U32},
+    {WG_VALUE_I64, WG_DTYPE_I64}, {WG_VALUE_U64, WG_DTYPE_U64}, {WG_VALUE_F16, WG_DTYPE_F16},
+    {WG_VALUE_BF16, WG_DTYPE_BF16}, {WG_VALUE_F32, WG_DTYPE_F32}, {WG_VALUE_F64, WG_DTYPE_F64}};
+
 uint32_t wg_op_tensors(int32_t op) { return op >= 0 && op < WG_OP_COUNT ? ops[op].tensors : 0; }
 
 static int takes(const wg_call* c, int role) { return (ops[c->op].tensors >> role) & 1; }
@@ -170,6 +176,25 @@ wg_status wg_call_indexed(wg_call* c, int32_t op, const void* data, size_t elem_
   if (st != WG_OK) return st;
   return wg_call_tensor(c, WG_TENSOR_indices, indices, wg_dtype_of(wg_index_dtypes, 4, (int32_t)index_type), index_shape,
                         index_rank);
+}
+
+wg_status wg_call_scatter(wg_call* c, int32_t op, const void* data, const size_t* data_shape,
+                          size_t data_rank, const void* indices, wg_index_type index_type,
+                          const size_t* index_shape, size_t index_rank, const void* updates,
+                          const size_t* updates_shape, size_t updates_rank,
+                          const wg_scatter_desc* desc, void* out) {
+  wg_call_init(c, op);
+  if (!desc) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  int32_t dtype = wg_dtype_of(wg_value_dtypes, 12, desc->value_type);
+  if (dtype == WG_DTYPE_NONE) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_DATA, -1, desc->value_type, -1);
+  wg_status st = wg_call_indexed(c, op, data, wg_dtype_bits(dtype) / 8, data_shape, data_rank, indices,
+                                 index_type, index_shape, index_rank, (wg_oob_mode)desc->mode,
+                                 (wg_negative_mode)desc->negative, out);
+  c->tensors[WG_TENSOR_data].dtype = dtype;
+  c->attrs[WG_ATTR_reduce] = desc->reduce;
+  c->attrs[WG_ATTR_include_self] = desc->include_self;
+  if (st != WG_OK) return st;
+  return wg_call_tensor(c, WG_TENSOR_updates, updates, dtype, updates_shape, updates_rank);
 }
 
 wg_status wg_call_shape_out(wg_call* c, size_t* out_shape, size_t* out_rank, wg_error_info* err) {

@@ -34,6 +34,8 @@ int32_t wg_value_of_dtype(const wg_value_dtype* table, size_t n, int32_t dtype);
 /* wg_index_type's values as dtypes (I32, U32, I64, U64), and a tensor's index type, or -1. */
 extern const wg_value_dtype wg_index_dtypes[4];
 #define wg_index_type_of(dtype) wg_value_of_dtype(wg_index_dtypes, 4, (dtype))
+/* wg_value_type's values as dtypes. */
+extern const wg_value_dtype wg_value_dtypes[12];
 
 /* The tensor slots and attributes, by name: WG_TENSOR_<role>, WG_ATTR_<name>. */
 enum {
@@ -125,6 +127,13 @@ wg_status wg_call_indexed(wg_call* c, int32_t op, const void* data, size_t elem_
                           const size_t* data_shape, size_t data_rank, const void* indices,
                           wg_index_type index_type, const size_t* index_shape, size_t index_rank,
                           wg_oob_mode mode, wg_negative_mode negative, void* out);
+/* The scatters' public arguments (src/wasm_gather.h: data, indices and updates, desc's element
+ * type and policies, out) into a record for op, its other attributes at their defaults. */
+wg_status wg_call_scatter(wg_call* c, int32_t op, const void* data, const size_t* data_shape,
+                          size_t data_rank, const void* indices, wg_index_type index_type,
+                          const size_t* index_shape, size_t index_rank, const void* updates,
+                          const size_t* updates_shape, size_t updates_rank,
+                          const wg_scatter_desc* desc, void* out);
 /* A wrapper's failure before the call: the record's error copied out, and st. */
 wg_status wg_call_failed(const wg_call* c, wg_status st, wg_error_info* err);
 /* The shape query for the public API: copies the output shape out. */

@@ -16,10 +16,10 @@
 #include "wasm_gather.h"
 
 /* A kind of stage: how its job takes the call's tensors and policies (bind, before the run, once
- * the runner has checked them), and runs items [start, start + count) of its range (returns 0 at
+ * the runner has checked them; threads: how many will run it), and runs items [start, start + count) of its range (returns 0 at
  * a bad index in WG_OOB_ERROR mode: the runner stops, and reports the first one). */
 typedef struct wg_stage_kind {
-  void (*bind)(void* job, const wg_call* c);
+  void (*bind)(void* job, const wg_call* c, size_t threads);
   int (*run)(void* job, size_t start, size_t count);
 } wg_stage_kind;
 
@@ -52,6 +52,10 @@ typedef struct wg_plan {
   size_t workspace_bytes; /* scratch the run needs (XNNPACK's reshape reports workspace_size) */
   size_t workspace_align; /* at most 16, a power of 2 */
   size_t offsets_blocks;  /* the offsets mode's block count; 0: the op has no offsets mode */
+  int from_data;          /* the output starts as data (the scatters): in place when out is data */
+  size_t work_bytes;      /* from_data: the bytes the stages move besides copying data to out
+                             (for the parallel threshold, which is otherwise the output's size) */
+  int indices_optional;   /* the index tensor may be absent (dtype NONE) */
   size_t nstages;
   wg_stage stages[WG_MAX_STAGES];
 } wg_plan;

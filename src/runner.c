@@ -50,8 +50,10 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   size_t out_bytes = out_count * elem_bytes;
   /* the index type and the policies (an op without indices has none) */
   uint32_t takes = wg_op_tensors(c->op);
+  const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
+  int has_indices = ((takes >> WG_TENSOR_indices) & 1) && (present(idx) || !plan->indices_optional);
   if (((takes >> WG_TENSOR_indices) & 1) &&
-      (wg_index_type_of(c->tensors[WG_TENSOR_indices].dtype) < 0 ||
+      ((has_indices && wg_index_type_of(idx->dtype) < 0) ||
        !wg_oob_mode_valid((wg_oob_mode)c->attrs[WG_ATTR_out_of_range]) ||
        !wg_negative_mode_valid(c->attrs[WG_ATTR_negative_indices]))) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
@@ -60,9 +62,17 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   if (!addresses_set(plan, c, takes, out_count, offsets_mode)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
-  for (size_t i = 0; i < plan->nstages; ++i) plan->stages[i].kind->bind(plan->stages[i].job, c);
-  /* Small calls run on the caller alone: waking the pool costs more than it saves. */
-  wg_pool* p = out_bytes < wg_pool_parallel_threshold(pool) ? NULL : pool;
+  /* Small calls run on the caller alone: waking the pool costs more than it saves. What a call
+   * moves is its output, or for an op whose output starts as data, its own work plus the copy of
+   * data (none in place). */
+  size_t work = out_bytes;
+  if (plan->from_data) {
+    work = plan->work_bytes;
+    if (c->tensors[WG_TENSOR_out].ptr != c->tensors[WG_TENSOR_data].ptr) work += out_bytes;
+  }
+  wg_pool* p = work < wg_pool_parallel_threshold(pool) ? NULL : pool;
+  size_t threads = p ? wg_pool_threads(p) : 1;
+  for (size_t i = 0; i < plan->nstages; ++i) plan->stages[i].kind->bind(plan->stages[i].job, c, threads);
   int failed = 0;
   for (size_t i = 0; i < plan->nstages && !failed; ++i) {
     stage_run r = {.stage = &plan->stages[i]};
@@ -72,8 +82,7 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   }
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and
    * looked for when the output is empty: no stage looked then). */
-  const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
-  if (plan->check.dim_sizes && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR &&
+  if (plan->check.dim_sizes && present(idx) && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR &&
       (failed || out_count == 0) &&
       wg_find_bad_index(idx->ptr, (wg_index_type)wg_index_type_of(idx->dtype),
                         (wg_negative_mode)c->attrs[WG_ATTR_negative_indices],

@@ -67,7 +67,8 @@ static int run_blocks(void* ctx, size_t start, size_t count) {
   return 1;
 }
 
-static void bind_blocks(void* ctx, const wg_call* c) {
+static void bind_blocks(void* ctx, const wg_call* c, size_t threads) {
+  (void)threads;
   wg_block_job* job = ctx;
   job->src = c->tensors[WG_TENSOR_data].ptr;
   job->dst = c->tensors[WG_TENSOR_out].ptr;

@@ -118,7 +118,8 @@ static int run_slices(void* ctx, size_t start, size_t n) {
 }
 
 
-static void bind_slices(void* ctx, const wg_call* c) {
+static void bind_slices(void* ctx, const wg_call* c, size_t threads) {
+  (void)threads;
   wg_dequant_job* t = ctx;
   t->data = c->tensors[WG_TENSOR_data].ptr;
   t->scales = c->tensors[WG_TENSOR_scales].ptr;

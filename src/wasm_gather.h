@@ -1,10 +1,11 @@
 /* wasm-gather public C API.
  *
- * Three gather ops (and a fourth over block-quantized tables) over plain row-major tensors of any element width (1, 2, 4 or 8 bytes):
+ * Three gather ops (and a fourth over block-quantized tables), and their mirrors, the scatters, over plain row-major tensors of any element width (1, 2, 4 or 8 bytes):
  *   wg_gather    torch.gather / ONNX GatherElements / numpy.take_along_axis
  *   wg_gather_nd tf.gather_nd with batch_dims / ONNX GatherND / OpenVINO GatherND-8
  *   wg_take      tf.gather with axis and batch_dims / ONNX Gather / numpy.take
  *   wg_gather_block_quantized  onnxruntime's com.microsoft.GatherBlockQuantized
+ *   wg_scatter, wg_scatter_nd, wg_index_reduce, wg_tensor_scatter  (below)
  *
  * Every call returns a wg_status, one per rule broken; on failure *err (when not NULL) says
  * which argument and the values that broke it, and the output may be partly written. Each op has a *_shape function that only validates
@@ -58,6 +59,14 @@ typedef enum wg_status {
   WG_ERR_SCALES_SHAPE = 19,          /* scales' rank (err->dim = -1) or scales.shape[err->dim]
                                         (err->value) is not what data and block_size make (err->limit) */
   WG_ERR_ZERO_POINTS_SHAPE = 20,     /* the same for zero_points */
+  /* the scatters' own rules */
+  WG_ERR_UPDATES_SHAPE = 21,         /* updates' rank (err->dim = -1: err->value, err->limit) or
+                                        updates.shape[err->dim] (err->value) is not what data and
+                                        indices make (err->limit; for scatter, the least it may be) */
+  WG_ERR_UPDATES_TYPE = 22,          /* updates' element type is not data's (the call record's
+                                        dtypes: err->value, err->limit) */
+  WG_ERR_REDUCE = 23,                /* reduce (err->value) is not one this op has (mean: scatter and
+                                        index_reduce), or include_self / circular not 0 or 1 */
 } wg_status;
 
 /* Which argument an error is about. */
@@ -71,6 +80,8 @@ typedef enum wg_arg {
   WG_ARG_SCALES = 6,        /* gather_block_quantized */
   WG_ARG_ZERO_POINTS = 7,
   WG_ARG_QUANTIZE_AXIS = 8,
+  WG_ARG_UPDATES = 9,       /* the scatters: src / updates / source / update */
+  WG_ARG_REDUCE = 10,
 } wg_arg;
 
 typedef enum wg_index_type {
@@ -126,6 +137,36 @@ typedef struct wg_quant_desc {
   const size_t* zp_shape;
   size_t zp_rank;
 } wg_quant_desc;
+
+/* The scatters' element types: what the reductions compute in (WG_REDUCE_NONE only moves bits). */
+typedef enum wg_value_type {
+  WG_VALUE_I8 = 0, WG_VALUE_U8 = 1, WG_VALUE_I16 = 2, WG_VALUE_U16 = 3, WG_VALUE_I32 = 4,
+  WG_VALUE_U32 = 5, WG_VALUE_I64 = 6, WG_VALUE_U64 = 7,
+  WG_VALUE_F16 = 8,  /* IEEE binary16 bits; computed in float32, rounded after each update */
+  WG_VALUE_BF16 = 9, /* bfloat16 bits; the same */
+  WG_VALUE_F32 = 10, WG_VALUE_F64 = 11,
+} wg_value_type;
+
+/* How a scatter combines an update with the value in place. Integers wrap (two's complement);
+ * max/min: a NaN in place stays, a NaN update wins, a tie keeps the value in place. */
+typedef enum wg_reduce {
+  WG_REDUCE_NONE = 0, /* a plain write: the last update in the index tensor's order wins */
+  WG_REDUCE_ADD = 1,
+  WG_REDUCE_MUL = 2,
+  WG_REDUCE_MAX = 3,
+  WG_REDUCE_MIN = 4,
+  WG_REDUCE_MEAN = 5, /* scatter and index_reduce: the sum over the count; integers floor */
+} wg_reduce;
+
+/* A scatter's element type and policies. */
+typedef struct wg_scatter_desc {
+  int32_t value_type;   /* wg_value_type of data, updates and out */
+  int32_t reduce;       /* wg_reduce */
+  int32_t include_self; /* 1: reduce into the value in place; 0: a position some update hits
+                           starts from the reduction's identity (torch's include_self) */
+  int32_t mode;         /* wg_oob_mode: WG_OOB_ZERO drops the update */
+  int32_t negative;     /* wg_negative_mode */
+} wg_scatter_desc;
 
 /* Details of a failure. All fields are int64 so that a JS caller can read them as one
  * BigInt64Array; fields that do not apply are -1. */
@@ -233,6 +274,40 @@ wg_status wg_gather_block_quantized_ex(wg_pool* pool, const uint8_t* data,
                                        const uint8_t* zero_points, const wg_quant_desc* q,
                                        wg_oob_mode mode, wg_negative_mode negative, void* out,
                                        wg_error_info* err);
+
+/* ---- scatters: out = data with the updates applied one at a time in the row-major order of the
+ * index tensor, the same result at any thread count. out may be data (in place); on any error
+ * nothing is written. ---- */
+/* torch.scatter / scatter_reduce, ONNX ScatterElements: input, index, src of one rank;
+ * index.shape[d] <= src.shape[d], and <= input.shape[d] for d != dim. src of rank 0 with an
+ * index of rank > 0 is torch's value form (every update is src[0]). */
+wg_status wg_scatter(wg_pool* pool, const void* input, const size_t* input_shape, size_t input_rank,
+                     int32_t dim, const void* index, wg_index_type index_type,
+                     const size_t* index_shape, size_t index_rank, const void* src,
+                     const size_t* src_shape, size_t src_rank, const wg_scatter_desc* desc,
+                     void* out, wg_error_info* err);
+/* ONNX ScatterND, tf.tensor_scatter_nd_*: indices [..., K], K <= data rank; updates'
+ * shape indices.shape[:-1] + data.shape[K:]. */
+wg_status wg_scatter_nd(wg_pool* pool, const void* data, const size_t* data_shape, size_t data_rank,
+                        const void* indices, wg_index_type index_type, const size_t* indices_shape,
+                        size_t indices_rank, const void* updates, const size_t* updates_shape,
+                        size_t updates_rank, const wg_scatter_desc* desc, void* out,
+                        wg_error_info* err);
+/* torch.index_add / index_copy / index_reduce, tf.math.unsorted_segment_*: source's shape
+ * input.shape[:axis] + index.shape + input.shape[axis+1:]. */
+wg_status wg_index_reduce(wg_pool* pool, const void* input, const size_t* input_shape,
+                          size_t input_rank, int32_t axis, const void* index,
+                          wg_index_type index_type, const size_t* index_shape, size_t index_rank,
+                          const void* source, const size_t* source_shape, size_t source_rank,
+                          const wg_scatter_desc* desc, void* out, wg_error_info* err);
+/* ONNX TensorScatter: update has cache's shape but along axis (in [1, rank-1] once normalized);
+ * batch row b goes to positions write_indices[b] onward (NULL: 0) along axis, modulo its length
+ * when circular, else the write must fit. A negative write index is an error. */
+wg_status wg_tensor_scatter(wg_pool* pool, const void* cache, const size_t* cache_shape,
+                            size_t cache_rank, const void* update, const size_t* update_shape,
+                            size_t update_rank, const void* write_indices, wg_index_type index_type,
+                            int32_t axis, int32_t circular, size_t elem_size, void* out,
+                            wg_error_info* err);
 
 #ifdef __cplusplus
 }

@@ -4,9 +4,13 @@
 import gatherBlockQuantized from './gather-block-quantized.mjs';
 import gatherND from './gather-nd.mjs';
 import gather from './gather.mjs';
+import indexReduce from './index-reduce.mjs';
+import scatterND from './scatter-nd.mjs';
+import scatter from './scatter.mjs';
 import take from './take.mjs';
+import tensorScatter from './tensor-scatter.mjs';
 
-export const OPS = [take, gatherND, gather, gatherBlockQuantized];
+export const OPS = [take, gatherND, gather, gatherBlockQuantized, scatter, scatterND, indexReduce, tensorScatter];
 
 /** The descriptor of the op named `name` in the API, or undefined. */
 export const opNamed = (name) => OPS.find((d) => d.name === name);

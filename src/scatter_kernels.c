@@ -1,0 +1,135 @@
+#include "scatter_kernels.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "dequant_kernels.h" /* the float16 / bfloat16 conversions */
+
+/* What each kind computes in: load a stored value, store a computed one. */
+#define LOAD_INT(x) (x)
+#define LOAD_UINT(x) (x)
+#define LOAD_FLOAT(x) (x)
+#define LOAD_HALF(x) wg_f16_to_f32(x)
+#define LOAD_BHALF(x) wg_bf16_to_f32(x)
+#define STORE_HALF(v) wg_f32_to_f16(v)
+#define STORE_BHALF(v) wg_f32_to_bf16(v)
+
+/* add and mul: integers in uint64_t, whose low bits are the wrapped result at every width (no
+ * signed overflow); floats in the type, or in float32 and rounded back. */
+#define ADD_INT(T, a, b) (T)((uint64_t)(a) + (uint64_t)(b))
+#define ADD_UINT ADD_INT
+#define ADD_FLOAT(T, a, b) (T)((a) + (b))
+#define ADD_HALF(T, a, b) STORE_HALF(LOAD_HALF(a) + LOAD_HALF(b))
+#define ADD_BHALF(T, a, b) STORE_BHALF(LOAD_BHALF(a) + LOAD_BHALF(b))
+#define MUL_INT(T, a, b) (T)((uint64_t)(a) * (uint64_t)(b))
+#define MUL_UINT MUL_INT
+#define MUL_FLOAT(T, a, b) (T)((a) * (b))
+#define MUL_HALF(T, a, b) STORE_HALF(LOAD_HALF(a) * LOAD_HALF(b))
+#define MUL_BHALF(T, a, b) STORE_BHALF(LOAD_BHALF(a) * LOAD_BHALF(b))
+
+/* max and min (torch's rule): the update wins if it is a NaN or strictly beyond the value in
+ * place, unless that is a NaN; a tie (+0, -0) keeps the value in place. The winner's bits are
+ * written as they are. */
+#define WINS_INT(T, a, b, CMP) ((b)CMP(a))
+#define WINS_UINT WINS_INT
+#define WINS_FLOAT(T, a, b, CMP) (!isnan(a) && (isnan(b) || (b)CMP(a)))
+#define WINS_HALF(T, a, b, CMP) WINS_FLOAT(float, LOAD_HALF(a), LOAD_HALF(b), CMP)
+#define WINS_BHALF(T, a, b, CMP) WINS_FLOAT(float, LOAD_BHALF(a), LOAD_BHALF(b), CMP)
+
+/* The identities (bits of the stored type). */
+#define SIGNED_MIN(T) ((T)((uint64_t)1 << (sizeof(T) * 8 - 1)))
+#define ZERO_INT(T) ((T)0)
+#define ZERO_UINT ZERO_INT
+#define ZERO_FLOAT ZERO_INT
+#define ZERO_HALF ZERO_INT
+#define ZERO_BHALF ZERO_INT
+#define ONE_INT(T) ((T)1)
+#define ONE_UINT ONE_INT
+#define ONE_FLOAT ONE_INT
+#define ONE_HALF(T) ((T)0x3c00)
+#define ONE_BHALF(T) ((T)0x3f80)
+#define LOWEST_INT(T) SIGNED_MIN(T)
+#define LOWEST_UINT(T) ((T)0)
+#define LOWEST_FLOAT(T) ((T)-INFINITY)
+#define LOWEST_HALF(T) ((T)0xfc00)
+#define LOWEST_BHALF(T) ((T)0xff80)
+#define HIGHEST_INT(T) ((T)~SIGNED_MIN(T))
+#define HIGHEST_UINT(T) ((T)~(uint64_t)0)
+#define HIGHEST_FLOAT(T) ((T)INFINITY)
+#define HIGHEST_HALF(T) ((T)0x7c00)
+#define HIGHEST_BHALF(T) ((T)0x7f80)
+
+/* The mean's division by a count of at least 1. */
+#define DIV_INT(T, a, c) (T)(((int64_t)(a) / (int64_t)(c)) - ((int64_t)(a) % (int64_t)(c) < 0))
+#define DIV_UINT(T, a, c) (T)((uint64_t)(a) / (c))
+#define DIV_FLOAT(T, a, c) (T)((a) / (T)(c))
+#define DIV_HALF(T, a, c) STORE_HALF(LOAD_HALF(a) / (float)(c))
+#define DIV_BHALF(T, a, c) STORE_BHALF(LOAD_BHALF(a) / (float)(c))
+
+/* One loop per source step (a row, or the value form), so the row's loop can be vectorized. */
+#define ROW_LOOP(T, EXPR)                                                \
+  T* restrict d = dst;                                                   \
+  const T* restrict s = src;                                             \
+  if (step == 1) {                                                       \
+    for (size_t i = 0; i < n; ++i) { T u = s[i]; d[i] = (EXPR); }        \
+  } else {                                                               \
+    T u = s[0];                                                          \
+    for (size_t i = 0; i < n; ++i) d[i] = (EXPR);                        \
+  }
+
+#define DEFINE_KERNELS(name, T, dtype, KIND)                                                    \
+  static void copy_##name(void* dst, const void* src, size_t n, size_t step) {                  \
+    if (step == 1) {                                                                            \
+      memcpy(dst, src, n * sizeof(T));                                                          \
+    } else {                                                                                    \
+      ROW_LOOP(T, u)                                                                            \
+    }                                                                                           \
+  }                                                                                             \
+  static void add_##name(void* dst, const void* src, size_t n, size_t step) {                   \
+    ROW_LOOP(T, ADD_##KIND(T, d[i], u))                                                         \
+  }                                                                                             \
+  static void mul_##name(void* dst, const void* src, size_t n, size_t step) {                   \
+    ROW_LOOP(T, MUL_##KIND(T, d[i], u))                                                         \
+  }                                                                                             \
+  static void max_##name(void* dst, const void* src, size_t n, size_t step) {                   \
+    ROW_LOOP(T, WINS_##KIND(T, d[i], u, >) ? u : d[i])                                          \
+  }                                                                                             \
+  static void min_##name(void* dst, const void* src, size_t n, size_t step) {                   \
+    ROW_LOOP(T, WINS_##KIND(T, d[i], u, <) ? u : d[i])                                          \
+  }                                                                                             \
+  static void fill_##name(T* d, size_t n, T v) {                                                \
+    for (size_t i = 0; i < n; ++i) d[i] = v;                                                    \
+  }                                                                                             \
+  static void zero_##name(void* dst, size_t n) { fill_##name(dst, n, ZERO_##KIND(T)); }         \
+  static void one_##name(void* dst, size_t n) { fill_##name(dst, n, ONE_##KIND(T)); }           \
+  static void lowest_##name(void* dst, size_t n) { fill_##name(dst, n, LOWEST_##KIND(T)); }     \
+  static void highest_##name(void* dst, size_t n) { fill_##name(dst, n, HIGHEST_##KIND(T)); }   \
+  static void divide_##name(void* dst, size_t n, uint32_t count) {                              \
+    T* d = dst;                                                                                 \
+    for (size_t i = 0; i < n; ++i) d[i] = DIV_##KIND(T, d[i], count);                           \
+  }                                                                                             \
+  static int pick_##name(int32_t reduce, wg_reduce_kernels* k) {                                \
+    switch (reduce) {                                                                           \
+      case WG_REDUCE_NONE: *k = (wg_reduce_kernels){copy_##name, NULL, NULL}; return 1;         \
+      case WG_REDUCE_ADD: *k = (wg_reduce_kernels){add_##name, zero_##name, NULL}; return 1;    \
+      case WG_REDUCE_MUL: *k = (wg_reduce_kernels){mul_##name, one_##name, NULL}; return 1;     \
+      case WG_REDUCE_MAX: *k = (wg_reduce_kernels){max_##name, lowest_##name, NULL}; return 1;  \
+      case WG_REDUCE_MIN: *k = (wg_reduce_kernels){min_##name, highest_##name, NULL}; return 1; \
+      case WG_REDUCE_MEAN:                                                                      \
+        *k = (wg_reduce_kernels){add_##name, zero_##name, divide_##name};                       \
+        return 1;                                                                               \
+      default: return 0;                                                                        \
+    }                                                                                           \
+  }
+WG_REDUCE_TYPES(DEFINE_KERNELS)
+#undef DEFINE_KERNELS
+
+int wg_pick_reduce(int32_t dtype, int32_t reduce, wg_reduce_kernels* k) {
+  switch (dtype) {
+#define PICK(name, T, dt, KIND) \
+  case dt: return pick_##name(reduce, k);
+    WG_REDUCE_TYPES(PICK)
+#undef PICK
+    default: return 0;
+  }
+}

@@ -1,0 +1,81 @@
+/* The scatters' stage kind (src/op.h), in three steps: the output is data (copied into out,
+ * unless out is data: in place) with nitems update rows of row_elems elements applied, each to
+ * the destination row its indices select, combined by a reduction kernel (scatter_kernels.h).
+ *
+ * The result is the one of applying the updates one at a time in item order (the row-major
+ * order of the index tensor), at any thread count, without atomics: the destinations are
+ * resolved first (every index checked before anything is written: an error writes nothing,
+ * in place included), then, on more than one thread, the items are grouped by destination with
+ * a stable counting sort into the workspace, and each group of destination rows is applied, in
+ * item order, by the one thread that owns it:
+ *   1. resolve (over chunks of items): dest[q] = the item's destination row, or WG_ZERO_BLOCK
+ *      for a dropped one; with parts > 1, how many of the chunk's items go to each part;
+ *   2. place (over chunks): each chunk's items into order[], part by part, chunks in order;
+ *   3. apply (over parts): the part's rows of data copied to out, then its items applied in
+ *      order (the mean divided at the end).
+ * Parts are ranges of destination rows; with one thread there is one part and no sort. */
+#ifndef WG_STAGE_SCATTER_H
+#define WG_STAGE_SCATTER_H
+
+#include "index_resolve.h"
+#include "op.h"
+#include "scatter_kernels.h"
+
+typedef struct wg_scatter_job wg_scatter_job;
+
+/* The op's resolver: the destination rows of items q .. q + n into dest[0 .. n) (WG_ZERO_BLOCK:
+ * dropped), and, when the job has src_map, the first source element of each into src[0 .. n).
+ * Returns 0 at a bad index in WG_OOB_ERROR mode. */
+typedef int (*wg_scatter_resolve_fn)(const wg_scatter_job* job, size_t q, size_t n, size_t* dest,
+                                     size_t* src);
+
+/* Most parts and chunks a call uses (the workspace holds a count per chunk and part). */
+#define WG_SCATTER_MAX_PARTS 16
+#define WG_SCATTER_MAX_CHUNKS 64
+
+struct wg_scatter_job {
+  /* set by the op's plan */
+  size_t nitems;
+  size_t row_elems;  /* elements per update row */
+  size_t dest_rows;  /* rows of the output */
+  size_t src_step;   /* elements between items' source rows (0: the value form) */
+  int src_map;       /* the resolver gives each item's source (else item q's is q * src_step) */
+  wg_scatter_resolve_fn resolve;
+  int32_t reduce, include_self;
+  /* the workspace (wg_plan_scatter lays it out) */
+  size_t chunks, chunk_items, max_parts;
+  int hits; /* a count per destination row (the mean; include_self 0) */
+  size_t ws_dest, ws_src, ws_counts, ws_order, ws_hits; /* byte offsets */
+  /* bound from the call by the runner */
+  const uint8_t* data;
+  uint8_t* out;
+  const uint8_t* updates;
+  const void* indices;
+  wg_index_type index_type;
+  wg_oob_mode mode;
+  wg_negative_mode negative;
+  uint8_t* workspace;
+  size_t elem_bytes;
+  size_t parts, rows_per_part;
+  wg_reduce_kernels kernels;
+};
+
+extern const wg_stage_kind wg_stage_scatter_resolve, wg_stage_scatter_place, wg_stage_scatter_apply;
+
+/* Lays out the job's workspace in the plan and adds its three stages (nothing when the output is
+ * empty). The op has set the job's plan fields, and the plan's output shape and index check. */
+wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes, wg_error_info* err);
+
+/* Which reductions an op has: none (it takes no reduce and include_self attributes, and writes),
+ * all but the mean, all. */
+enum { WG_SCATTER_WRITE_ONLY, WG_SCATTER_NO_MEAN, WG_SCATTER_WITH_MEAN };
+/* The start of the plan of each of the scatters: the rules they share (data of whole-byte elements,
+ * updates of its type, reduce one of the type's and the op's, include_self 0 or 1), the output
+ * (data's shape and type), and the job's reduction; *elem_bytes: data's element. */
+wg_status wg_scatter_begin(const wg_call* c, wg_plan* plan, wg_scatter_job* job, int reductions,
+                           size_t* elem_bytes, wg_error_info* err);
+/* updates has this shape, else WG_ERR_UPDATES_SHAPE. */
+wg_status wg_check_updates(const wg_tensor* updates, const size_t* want, size_t rank,
+                           wg_error_info* err);
+
+#endif
