@@ -8,10 +8,6 @@
 #include <wasm_simd128.h>
 #endif
 
-/* Blocks at least this large go to memcpy, which is memory.copy with bulk memory: in V8 it beats
- * an explicit v128 loop only for larger rows (about 256 B here; see docs/toolchain.md). */
-#define WG_MEMCPY_MIN_BYTES 256
-
 /* Single elements of 1, 2, 4 or 8 bytes. memcpy of a constant size compiles to one load/store
  * and has no alignment or aliasing pitfalls. */
 #define DEFINE_COPY_ELEMENT(name, T)                                                        \
@@ -27,21 +23,6 @@ DEFINE_COPY_ELEMENT(wg_copy_x8, uint8_t)
 DEFINE_COPY_ELEMENT(wg_copy_x16, uint16_t)
 DEFINE_COPY_ELEMENT(wg_copy_x32, uint32_t)
 DEFINE_COPY_ELEMENT(wg_copy_x64, uint64_t)
-
-/* Copies one block of any size below WG_MEMCPY_MIN_BYTES: 16-byte vectors, then the tail. */
-static inline void copy_small(uint8_t* d, const uint8_t* s, size_t bytes) {
-  for (; bytes >= 16; bytes -= 16, d += 16, s += 16) {
-#ifdef __wasm_simd128__
-    wasm_v128_store(d, wasm_v128_load(s));
-#else
-    memcpy(d, s, 16);
-#endif
-  }
-  if (bytes & 8) { memcpy(d, s, 8); d += 8; s += 8; }
-  if (bytes & 4) { memcpy(d, s, 4); d += 4; s += 4; }
-  if (bytes & 2) { memcpy(d, s, 2); d += 2; s += 2; }
-  if (bytes & 1) { *d = *s; }
-}
 
 /* Blocks of bb bytes: zeros for WG_ZERO_BLOCK, else copy_one; inlined into each kernel below
  * with copy_one a constant. */
@@ -59,7 +40,7 @@ static inline void copy_blocks(uint8_t* dst, const uint8_t* src, const size_t* o
 static inline void copy_large(uint8_t* d, const uint8_t* s, size_t bytes) { memcpy(d, s, bytes); }
 
 void wg_copy_v128(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {
-  copy_blocks(dst, src, off, n, bb, copy_small);
+  copy_blocks(dst, src, off, n, bb, wg_copy_small);
 }
 
 void wg_copy_memcpy(uint8_t* dst, const uint8_t* src, const size_t* off, size_t n, size_t bb) {

@@ -5,6 +5,10 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
 
 #include "wasm_gather.h"
 
@@ -20,6 +24,31 @@ typedef void (*wg_copy_fn)(uint8_t* dst, const uint8_t* src, const size_t* off, 
 typedef size_t (*wg_fused_fn)(uint8_t* dst, const uint8_t* src, const void* indices, size_t n,
                               size_t depth, const size_t* dim_sizes, const size_t* strides,
                               size_t ramp);
+
+/* Blocks at least this large go to memcpy, which is memory.copy with bulk memory: in V8 it beats
+ * an explicit v128 loop only for larger rows (about 256 B here; see docs/toolchain.md). */
+#define WG_MEMCPY_MIN_BYTES 256
+
+/* Copies one block of any size below WG_MEMCPY_MIN_BYTES: 16-byte vectors, then the tail. */
+static inline void wg_copy_small(uint8_t* d, const uint8_t* s, size_t bytes) {
+  for (; bytes >= 16; bytes -= 16, d += 16, s += 16) {
+#ifdef __wasm_simd128__
+    wasm_v128_store(d, wasm_v128_load(s));
+#else
+    memcpy(d, s, 16);
+#endif
+  }
+  if (bytes & 8) { memcpy(d, s, 8); d += 8; s += 8; }
+  if (bytes & 4) { memcpy(d, s, 4); d += 4; s += 4; }
+  if (bytes & 2) { memcpy(d, s, 2); d += 2; s += 2; }
+  if (bytes & 1) { *d = *s; }
+}
+
+/* Copies a block of any size: wg_copy_small, or memcpy from WG_MEMCPY_MIN_BYTES on. */
+static inline void wg_copy_bytes(uint8_t* d, const uint8_t* s, size_t bytes) {
+  if (bytes < WG_MEMCPY_MIN_BYTES) wg_copy_small(d, s, bytes);
+  else memcpy(d, s, bytes);
+}
 
 typedef struct wg_kernels {
   wg_copy_fn copy;

@@ -72,7 +72,8 @@ static wg_status plan_tensor_scatter(const wg_call* c, tensor_scatter_plan* t, w
   st = wg_check_updates(update, want, cache->rank, err);
   if (st != WG_OK) return st;
   if (!circular && update_len > cache->shape[axis]) {
-    return wg_fail(err, WG_ERR_UPDATES_SHAPE, WG_ARG_UPDATES, (int64_t)axis, (int64_t)update_len,
+    /* err->arg: the length along the axis is what breaks the rule */
+    return wg_fail(err, WG_ERR_UPDATES_SHAPE, WG_ARG_AXIS, (int64_t)axis, (int64_t)update_len,
                    (int64_t)cache->shape[axis]);
   }
   if (index->dtype != WG_DTYPE_NONE) {

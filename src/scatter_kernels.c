@@ -3,7 +3,9 @@
 #include <math.h>
 #include <string.h>
 
+#include "copy_kernels.h"    /* wg_copy_bytes */
 #include "dequant_kernels.h" /* the float16 / bfloat16 conversions */
+#include "index_resolve.h"   /* WG_ZERO_BLOCK */
 
 /* What each kind computes in: load a stored value, store a computed one. */
 #define LOAD_INT(x) (x)
@@ -66,37 +68,67 @@
 #define DIV_HALF(T, a, c) STORE_HALF(LOAD_HALF(a) / (float)(c))
 #define DIV_BHALF(T, a, c) STORE_BHALF(LOAD_BHALF(a) / (float)(c))
 
-/* One loop per source step (a row, or the value form), so the row's loop can be vectorized. */
-#define ROW_LOOP(T, EXPR)                                                \
-  T* restrict d = dst;                                                   \
-  const T* restrict s = src;                                             \
-  if (step == 1) {                                                       \
-    for (size_t i = 0; i < n; ++i) { T u = s[i]; d[i] = (EXPR); }        \
-  } else {                                                               \
-    T u = s[0];                                                          \
-    for (size_t i = 0; i < n; ++i) d[i] = (EXPR);                        \
+/* What each reduction makes of the value in place a and the update u. */
+#define COMBINE_none(KIND, T, a, u) (u)
+#define COMBINE_add(KIND, T, a, u) ADD_##KIND(T, a, u)
+#define COMBINE_mul(KIND, T, a, u) MUL_##KIND(T, a, u)
+#define COMBINE_max(KIND, T, a, u) (WINS_##KIND(T, a, u, >) ? (u) : (a))
+#define COMBINE_min(KIND, T, a, u) (WINS_##KIND(T, a, u, <) ? (u) : (a))
+
+/* A row: one loop per source step (a row, or the value form), so that it can be vectorized. A
+ * plain write of a row is a copy (wg_copy_bytes: no memory.copy for short rows). */
+#define ROW_BODY(op, KIND, T)                                                          \
+  T* restrict d = dst;                                                                 \
+  const T* restrict s = src;                                                           \
+  if (step) {                                                                          \
+    for (size_t i = 0; i < n; ++i) d[i] = COMBINE_##op(KIND, T, d[i], s[i]);           \
+  } else {                                                                             \
+    T u = s[0];                                                                        \
+    for (size_t i = 0; i < n; ++i) d[i] = COMBINE_##op(KIND, T, d[i], u);              \
   }
 
+/* The row kernel and the batched one of reduction op on type name. Items of single elements
+ * (scatter's) take a loop of their own, with no call an item. */
+#define DEFINE_OP_KERNELS(op, name, T, KIND)                                                      \
+  static void row_##op##_##name(void* dst, const void* src, size_t n, size_t step) {              \
+    if (WG_REDUCE_IS_NONE_##op && step) {                                                         \
+      wg_copy_bytes(dst, src, n * sizeof(T));                                                     \
+      return;                                                                                     \
+    }                                                                                             \
+    ROW_BODY(op, KIND, T)                                                                         \
+  }                                                                                               \
+  static void apply_##op##_##name(void* out, const void* updates, const size_t* dest,             \
+                                  const size_t* items, const size_t* srcs, size_t n, size_t row,   \
+                                  size_t step) {                                                  \
+    T* o = out;                                                                                   \
+    const T* up = updates;                                                                        \
+    if (row == 1 && !srcs) {                                                                      \
+      for (size_t k = 0; k < n; ++k) {                                                            \
+        size_t q = items ? items[k] : k, r = dest[q];                                             \
+        if (r == WG_ZERO_BLOCK) continue;                                                         \
+        T u = up[q * step];                                                                       \
+        o[r] = COMBINE_##op(KIND, T, o[r], u);                                                    \
+      }                                                                                           \
+      return;                                                                                     \
+    }                                                                                             \
+    for (size_t k = 0; k < n; ++k) {                                                              \
+      size_t q = items ? items[k] : k, r = dest[q];                                               \
+      if (r == WG_ZERO_BLOCK) continue;                                                           \
+      row_##op##_##name(o + r * row, up + (srcs ? srcs[q] : q * step), row, srcs || step);        \
+    }                                                                                             \
+  }
+#define WG_REDUCE_IS_NONE_none 1
+#define WG_REDUCE_IS_NONE_add 0
+#define WG_REDUCE_IS_NONE_mul 0
+#define WG_REDUCE_IS_NONE_max 0
+#define WG_REDUCE_IS_NONE_min 0
+
 #define DEFINE_KERNELS(name, T, dtype, KIND)                                                    \
-  static void copy_##name(void* dst, const void* src, size_t n, size_t step) {                  \
-    if (step == 1) {                                                                            \
-      memcpy(dst, src, n * sizeof(T));                                                          \
-    } else {                                                                                    \
-      ROW_LOOP(T, u)                                                                            \
-    }                                                                                           \
-  }                                                                                             \
-  static void add_##name(void* dst, const void* src, size_t n, size_t step) {                   \
-    ROW_LOOP(T, ADD_##KIND(T, d[i], u))                                                         \
-  }                                                                                             \
-  static void mul_##name(void* dst, const void* src, size_t n, size_t step) {                   \
-    ROW_LOOP(T, MUL_##KIND(T, d[i], u))                                                         \
-  }                                                                                             \
-  static void max_##name(void* dst, const void* src, size_t n, size_t step) {                   \
-    ROW_LOOP(T, WINS_##KIND(T, d[i], u, >) ? u : d[i])                                          \
-  }                                                                                             \
-  static void min_##name(void* dst, const void* src, size_t n, size_t step) {                   \
-    ROW_LOOP(T, WINS_##KIND(T, d[i], u, <) ? u : d[i])                                          \
-  }                                                                                             \
+  DEFINE_OP_KERNELS(none, name, T, KIND)                                                        \
+  DEFINE_OP_KERNELS(add, name, T, KIND)                                                         \
+  DEFINE_OP_KERNELS(mul, name, T, KIND)                                                         \
+  DEFINE_OP_KERNELS(max, name, T, KIND)                                                         \
+  DEFINE_OP_KERNELS(min, name, T, KIND)                                                         \
   static void fill_##name(T* d, size_t n, T v) {                                                \
     for (size_t i = 0; i < n; ++i) d[i] = v;                                                    \
   }                                                                                             \
@@ -110,13 +142,13 @@
   }                                                                                             \
   static int pick_##name(int32_t reduce, wg_reduce_kernels* k) {                                \
     switch (reduce) {                                                                           \
-      case WG_REDUCE_NONE: *k = (wg_reduce_kernels){copy_##name, NULL, NULL}; return 1;         \
-      case WG_REDUCE_ADD: *k = (wg_reduce_kernels){add_##name, zero_##name, NULL}; return 1;    \
-      case WG_REDUCE_MUL: *k = (wg_reduce_kernels){mul_##name, one_##name, NULL}; return 1;     \
-      case WG_REDUCE_MAX: *k = (wg_reduce_kernels){max_##name, lowest_##name, NULL}; return 1;  \
-      case WG_REDUCE_MIN: *k = (wg_reduce_kernels){min_##name, highest_##name, NULL}; return 1; \
+      case WG_REDUCE_NONE: *k = (wg_reduce_kernels){row_none_##name, apply_none_##name, NULL, NULL}; return 1; \
+      case WG_REDUCE_ADD: *k = (wg_reduce_kernels){row_add_##name, apply_add_##name, zero_##name, NULL}; return 1; \
+      case WG_REDUCE_MUL: *k = (wg_reduce_kernels){row_mul_##name, apply_mul_##name, one_##name, NULL}; return 1; \
+      case WG_REDUCE_MAX: *k = (wg_reduce_kernels){row_max_##name, apply_max_##name, lowest_##name, NULL}; return 1; \
+      case WG_REDUCE_MIN: *k = (wg_reduce_kernels){row_min_##name, apply_min_##name, highest_##name, NULL}; return 1; \
       case WG_REDUCE_MEAN:                                                                      \
-        *k = (wg_reduce_kernels){add_##name, zero_##name, divide_##name};                       \
+        *k = (wg_reduce_kernels){row_add_##name, apply_add_##name, zero_##name, divide_##name}; \
         return 1;                                                                               \
       default: return 0;                                                                        \
     }                                                                                           \

@@ -12,6 +12,11 @@
 #include "call.h"
 
 typedef void (*wg_reduce_fn)(void* dst, const void* src, size_t n, size_t src_step);
+/* Applies n items to out, in order: item k is q = items ? items[k] : k; its destination row
+ * dest[q] of out (skipped when WG_ZERO_BLOCK), of row elements, combined with its source row at
+ * updates + (srcs ? srcs[q] : q * src_step) elements (src_step 0 without srcs: the value form). */
+typedef void (*wg_apply_fn)(void* out, const void* updates, const size_t* dest, const size_t* items,
+                            const size_t* srcs, size_t n, size_t row, size_t src_step);
 /* Sets n elements to the reduction's identity (include_self 0: a hit position starts there). */
 typedef void (*wg_identity_fn)(void* dst, size_t n);
 /* The mean's end: dst[i] = dst[i] / count (floats in the type, or float32 for the 16-bit
@@ -19,7 +24,8 @@ typedef void (*wg_identity_fn)(void* dst, size_t n);
 typedef void (*wg_divide_fn)(void* dst, size_t n, uint32_t count);
 
 typedef struct wg_reduce_kernels {
-  wg_reduce_fn reduce;     /* the update; for WG_REDUCE_NONE a copy of the bits */
+  wg_reduce_fn reduce;     /* one row; for WG_REDUCE_NONE a copy of the bits */
+  wg_apply_fn apply;       /* many items, no identity or count (the common case) */
   wg_identity_fn identity; /* NULL for WG_REDUCE_NONE */
   wg_divide_fn divide;     /* WG_REDUCE_MEAN only */
 } wg_reduce_kernels;

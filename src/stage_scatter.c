@@ -89,14 +89,17 @@ static int run_apply(void* ctx, size_t start, size_t count) {
     uint32_t* hits = job->hits ? (uint32_t*)(void*)(job->workspace + job->ws_hits) : NULL;
     if (hits) memset(hits + r0, 0, (r1 - r0) * sizeof *hits);
     const size_t* dest = ws_array(job, job->ws_dest);
-    if (job->parts == 1) {
-      for (size_t q = 0; q < job->nitems; ++q) {
+    size_t n = job->nitems;
+    const size_t* order = NULL; /* one part: every item, in order */
+    if (job->parts > 1) order = ws_array(job, job->ws_order) + part_start(job, p, &n);
+    if (!hits) {
+      job->kernels.apply(job->out, job->updates, dest, order, job->src_map ? ws_array(job, job->ws_src) : NULL,
+                         n, job->row_elems, job->src_step);
+    } else {
+      for (size_t k = 0; k < n; ++k) {
+        size_t q = order ? order[k] : k;
         if (dest[q] != WG_ZERO_BLOCK) apply_item(job, q, dest[q], row_bytes, hits);
       }
-    } else {
-      size_t n, first = part_start(job, p, &n);
-      const size_t* order = ws_array(job, job->ws_order) + first;
-      for (size_t k = 0; k < n; ++k) apply_item(job, order[k], dest[order[k]], row_bytes, hits);
     }
     if (job->kernels.divide) {
       for (size_t r = r0; r < r1; ++r) {

@@ -20,6 +20,9 @@ const desc = {
     return { data: d, indices: indexTensor(OP, 'indices', indices, s), updates: updatesTensor(OP, 'updates', updates, s, d) };
   },
   attrs: (o, t, s) => ({ attrs: reduceAttrs(OP, o, s, false) }),
+  messages: {
+    WG_ERR_INDEX_DEPTH: (e) => `${OP}: indices.shape[-1] (${e.value}), the length of each index tuple, must be <= data rank (${e.limit})`,
+  },
 };
 export default desc;
 

@@ -33,6 +33,14 @@ const desc = {
     return { attrs: [integerArg(OP, 'opts.axis', o.axis, -2), mode === 'circular' ? 1 : 0] };
   },
   messages: {
+    WG_ERR_AXIS: (e) => `${OP}: opts.axis ${e.value} is out of range for cache of rank ${e.limit}: once negatives are ` +
+      `counted from the end it must be in [1, ${e.limit - 1}] (axis 0 is the batch)`,
+    WG_ERR_UPDATES_SHAPE: (e, { dataShape, abi }) => (e.arg === abi.value('WG_ARG_AXIS')
+      ? `${OP}: update.shape[${e.dim}] (${e.value}) is longer than the cache (${e.limit}) along opts.axis; opts.mode 'circular' wraps around`
+      : `${OP}: update must have cache's shape [${dataShape.join(', ')}] but along opts.axis` +
+        (e.dim < 0 ? ` (update has rank ${e.value})` : ` (update.shape[${e.dim}] is ${e.value}, not ${e.limit})`)),
+    WG_ERR_RANK_MISMATCH: (e, { dataShape }) => `${OP}: writeIndices must have shape [${dataShape[0]}] (one per batch row), got rank ${e.value}`,
+    WG_ERR_INDEX_SHAPE: (e) => `${OP}: writeIndices must have shape [${e.limit}] (one per batch row), got [${e.value}]`,
     WG_ERR_INDEX_OUT_OF_RANGE: (e, { indexShape, indexData, dataShape }) => {
       const v = indexData[e.position], at = `${OP}: writeIndices${coordinates(e.position, indexShape)} = ${v}`;
       if (v < 0) return `${at} is negative (a write position counts from the start of the cache)`;
