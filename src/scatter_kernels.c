@@ -88,7 +88,7 @@
   }
 
 /* The row kernel and the batched one of reduction op on type name. Items of single elements
- * (scatter's) take a loop of their own, with no call an item. */
+ * (of the elements op) have a loop of their own, with no call an item. */
 #define DEFINE_OP_KERNELS(op, name, T, KIND)                                                      \
   static void row_##op##_##name(void* dst, const void* src, size_t n, size_t step) {              \
     if (WG_REDUCE_IS_NONE_##op && step) {                                                         \
