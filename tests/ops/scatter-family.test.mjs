@@ -1,0 +1,89 @@
+// What every scatter promises beyond its own rules: the same bits at any thread count and in
+// both builds, with indices repeated across the threads' parts (the grouped runs of
+// src/stage_scatter.c), and nothing written by a call that fails, in place included.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { dispose, heapStats, indexReduce, init, scatter, scatterND, tensorScatter, upload } from '../lib/tested-api.mjs';
+import { Rng } from '../lib/rng.mjs';
+import { bytesOf, sameBytes } from '../../common/bytes.mjs';
+
+const CONFIGS = [
+  { variant: 'simd' },
+  { variant: 'simd-threaded', threads: 1 },
+  { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 },
+  { variant: 'simd-threaded', threads: 4, parallelThreshold: 0 },
+  { variant: 'simd-threaded', threads: 4 },
+];
+
+// Floats of many magnitudes (so that the order of a sum shows in its bits), and few
+// destinations (so that every part of the output gets updates from every thread's chunk).
+const floats = (rng, n) => Float32Array.from({ length: n }, () => (rng.next() - 0.5) * 10 ** rng.int(-3, 6));
+const ints = (rng, n, hi) => Int32Array.from({ length: n }, () => rng.int(0, hi - 1));
+
+// Each case: [name, fn, args]; big enough for several chunks and parts (src/stage_scatter.h).
+function cases() {
+  const rng = new Rng(20);
+  const out = [];
+  for (const reduce of ['none', 'add', 'mul', 'max', 'min', 'mean']) {
+    out.push([`scatter ${reduce}`, scatter, [{ data: floats(rng, 3 * 500), shape: [3, 500] }, 1,
+      { data: ints(rng, 3 * 40000, 500), shape: [3, 40000] }, { data: floats(rng, 3 * 40000), shape: [3, 40000] }, { reduce }]]);
+    out.push([`scatter ${reduce} includeSelf false`, scatter, [{ data: floats(rng, 700), shape: [700] }, 0,
+      { data: ints(rng, 90000, 700), shape: [90000] }, { data: floats(rng, 90000), shape: [90000] }, { reduce, includeSelf: false }]]);
+    out.push([`indexReduce ${reduce}`, indexReduce, [{ data: floats(rng, 64 * 8), shape: [64, 8] }, 0,
+      { data: ints(rng, 20000, 64), shape: [20000] }, { data: floats(rng, 20000 * 8), shape: [20000, 8] }, { reduce }]]);
+    if (reduce !== 'mean') {
+      out.push([`scatterND ${reduce}`, scatterND, [{ data: floats(rng, 40 * 30 * 4), shape: [40, 30, 4] },
+        { data: Int32Array.from({ length: 30000 * 2 }, (_, i) => rng.int(0, i % 2 ? 29 : 39)), shape: [30000, 2] },
+        { data: floats(rng, 30000 * 4), shape: [30000, 4] }, { reduce }]]);
+    }
+  }
+  // integers wrap; the ring buffer overwrites itself (an update longer than the cache)
+  out.push(['scatter add int32 wraps', scatter, [{ data: ints(rng, 100, 2 ** 31), shape: [100] }, 0,
+    { data: ints(rng, 50000, 100), shape: [50000] }, { data: ints(rng, 50000, 2 ** 31), shape: [50000] }, { reduce: 'add' }]]);
+  out.push(['tensorScatter circular', tensorScatter, [{ data: floats(rng, 2 * 64 * 16), shape: [2, 64, 16] },
+    { data: floats(rng, 2 * 1000 * 16), shape: [2, 1000, 16] }, { data: [5, 63], shape: [2] }, { mode: 'circular' }]]);
+  return out;
+}
+
+test('the same bits in both builds at 1, 2 and 4 threads, indices repeated across parts', async () => {
+  const all = cases();
+  const first = new Map();
+  for (const config of CONFIGS) {
+    await init(config);
+    for (const [name, fn, args] of all) {
+      const got = bytesOf(fn(...args).data);
+      if (!first.has(name)) first.set(name, got);
+      else assert.ok(sameBytes(got, first.get(name)), `${name}: ${JSON.stringify(config)} differs from ${JSON.stringify(CONFIGS[0])}`);
+    }
+    dispose();
+  }
+});
+
+test("an 'error' call writes nothing: a resident input in place stays byte-identical, the heap is freed", async () => {
+  await init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 });
+  const rng = new Rng(7);
+  const r = upload({ data: floats(rng, 4000), shape: [1000, 4] });
+  const cache = upload({ data: floats(rng, 64), shape: [1, 16, 4] });
+  const before = [r.read().slice(), cache.read().slice()];
+  const heap = heapStats().heapInUse;
+  // The bad index comes last, after thousands of good ones: none of them may have been applied.
+  const idx = ints(rng, 3000, 1000);
+  idx[2999] = 1000;
+  const calls = [
+    () => scatterND(r, { data: idx, shape: [3000, 1] }, { data: floats(rng, 12000), shape: [3000, 4] }, { inPlace: true, reduce: 'add' }),
+    () => indexReduce(r, 0, { data: idx, shape: [3000] }, { data: floats(rng, 12000), shape: [3000, 4] }, { inPlace: true, reduce: 'mean' }),
+    () => scatter(r, 0, { data: idx.subarray(2000), shape: [1000, 1] }, 7, { inPlace: true }),
+    () => scatter(r, 1, { data: Int32Array.from({ length: 4000 }, (_, i) => (i === 3999 ? -5 : i % 4)), shape: [1000, 4] }, 7,
+      { inPlace: true, negativeIndices: 'error' }),
+    () => tensorScatter(cache, { data: floats(rng, 8), shape: [1, 2, 4] }, { data: [15], shape: [1] }, { inPlace: true }),
+  ];
+  for (const call of calls) {
+    assert.throws(call, RangeError);
+    assert.ok(sameBytes(bytesOf(r.read()), bytesOf(before[0])), 'the resident input changed');
+    assert.ok(sameBytes(bytesOf(cache.read()), bytesOf(before[1])), 'the resident cache changed');
+    assert.equal(heapStats().heapInUse, heap, 'wasm heap not restored');
+  }
+  r.dispose();
+  cache.dispose();
+  dispose();
+});
