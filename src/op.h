@@ -56,6 +56,8 @@ typedef struct wg_plan {
   size_t work_bytes;      /* from_data: the bytes the stages move besides copying data to out
                              (for the parallel threshold, which is otherwise the output's size) */
   int indices_optional;   /* the index tensor may be absent (dtype NONE) */
+  int check_first;        /* no stage resolves the indices: the runner checks them before any
+                             stage runs (the scatters refuse them with nothing to apply too) */
   size_t nstages;
   wg_stage stages[WG_MAX_STAGES];
 } wg_plan;

@@ -46,7 +46,7 @@ static int tensor_scatter_resolve(const wg_scatter_job* job, size_t q, size_t n,
 }
 
 /* cache rank >= 2; axis in [-rank, rank), normalized in [1, rank-1]; update's shape cache's but
- * along axis (at most its length in linear mode); write_indices absent or of shape [batch].
+ * along axis, where it is at most the cache's length; write_indices absent or of shape [batch].
  * Output: cache's shape. */
 static wg_status plan_tensor_scatter(const wg_call* c, tensor_scatter_plan* t, wg_error_info* err) {
   const wg_tensor* cache = &c->tensors[WG_TENSOR_data];
@@ -71,7 +71,8 @@ static wg_status plan_tensor_scatter(const wg_call* c, tensor_scatter_plan* t, w
   want[axis] = update_len;
   st = wg_check_updates(update, want, cache->rank, err);
   if (st != WG_OK) return st;
-  if (!circular && update_len > cache->shape[axis]) {
+  /* in both modes, as the spec (sequence_length <= max_sequence_length) and onnxruntime */
+  if (update_len > cache->shape[axis]) {
     /* err->arg: the length along the axis is what breaks the rule */
     return wg_fail(err, WG_ERR_UPDATES_SHAPE, WG_ARG_AXIS, (int64_t)axis, (int64_t)update_len,
                    (int64_t)cache->shape[axis]);

@@ -41,6 +41,15 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
          (ws->ptr && (uintptr_t)ws->ptr % (plan->workspace_align ? plan->workspace_align : 1) == 0);
 }
 
+/* The first bad index of the call's index tensor under the plan's check (1 and *err filled). */
+static int find_bad_index(const wg_plan* plan, const wg_call* c, wg_error_info* err) {
+  const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
+  return wg_find_bad_index(idx->ptr, (wg_index_type)wg_index_type_of(idx->dtype),
+                           (wg_negative_mode)c->attrs[WG_ATTR_negative_indices],
+                           wg_prod(idx->shape, 0, idx->rank), plan->check.depth, plan->check.dim_sizes,
+                           plan->check.first_dim, err);
+}
+
 wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err) {
   size_t out_count = wg_prod(plan->out_shape, 0, plan->out_rank);
   size_t elem_bytes = (wg_dtype_bits(plan->out_dtype) + 7) / 8;
@@ -73,6 +82,8 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   wg_pool* p = work < wg_pool_parallel_threshold(pool) ? NULL : pool;
   size_t threads = p ? wg_pool_threads(p) : 1;
   for (size_t i = 0; i < plan->nstages; ++i) plan->stages[i].kind->bind(plan->stages[i].job, c, threads);
+  int scan = plan->check.dim_sizes && present(idx) && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR;
+  if (scan && plan->check_first && find_bad_index(plan, c, err)) return WG_ERR_INDEX_OUT_OF_RANGE;
   int failed = 0;
   for (size_t i = 0; i < plan->nstages && !failed; ++i) {
     stage_run r = {.stage = &plan->stages[i]};
@@ -82,13 +93,6 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   }
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and
    * looked for when the output is empty: no stage looked then). */
-  if (plan->check.dim_sizes && present(idx) && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR &&
-      (failed || out_count == 0) &&
-      wg_find_bad_index(idx->ptr, (wg_index_type)wg_index_type_of(idx->dtype),
-                        (wg_negative_mode)c->attrs[WG_ATTR_negative_indices],
-                        wg_prod(idx->shape, 0, idx->rank), plan->check.depth,
-                        plan->check.dim_sizes, plan->check.first_dim, err)) {
-    return WG_ERR_INDEX_OUT_OF_RANGE;
-  }
+  if (scan && (failed || out_count == 0) && find_bad_index(plan, c, err)) return WG_ERR_INDEX_OUT_OF_RANGE;
   return WG_OK;
 }

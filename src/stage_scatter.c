@@ -164,6 +164,7 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
   if (end == SIZE_MAX) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_NONE, -1, -1, -1);
   plan->workspace_bytes = end ? end : 1;
   plan->workspace_align = sizeof(size_t); /* its arrays: size_t and uint32_t */
+  plan->check_first = job->chunks == 0; /* no resolve stage: the runner checks the indices first */
   if (job->chunks) wg_plan_stage(plan, &wg_stage_scatter_resolve, job, job->chunks, 1);
   if (job->chunks && job->max_parts > 1) wg_plan_stage(plan, &wg_stage_scatter_place, job, job->chunks, 1);
   wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->max_parts, 1);

@@ -302,7 +302,8 @@ wg_status wg_index_reduce(wg_pool* pool, const void* input, const size_t* input_
                           const wg_scatter_desc* desc, void* out, wg_error_info* err);
 /* ONNX TensorScatter: update has cache's shape but along axis (in [1, rank-1] once normalized);
  * batch row b goes to positions write_indices[b] onward (NULL: 0) along axis, modulo its length
- * when circular, else the write must fit. A negative write index is an error. */
+ * when circular, else the write must fit; update is at most as long as the cache along axis in
+ * both modes. A negative write index is an error. */
 wg_status wg_tensor_scatter(wg_pool* pool, const void* cache, const size_t* cache_shape,
                             size_t cache_rank, const void* update, const size_t* update_shape,
                             size_t update_rank, const void* write_indices, wg_index_type index_type,

@@ -36,7 +36,7 @@ const desc = {
     WG_ERR_AXIS: (e) => `${OP}: opts.axis ${e.value} is out of range for cache of rank ${e.limit}: once negatives are ` +
       `counted from the end it must be in [1, ${e.limit - 1}] (axis 0 is the batch)`,
     WG_ERR_UPDATES_SHAPE: (e, { dataShape, abi }) => (e.arg === abi.value('WG_ARG_AXIS')
-      ? `${OP}: update.shape[${e.dim}] (${e.value}) is longer than the cache (${e.limit}) along opts.axis; opts.mode 'circular' wraps around`
+      ? `${OP}: update.shape[${e.dim}] (${e.value}) is longer than the cache (${e.limit}) along opts.axis`
       : `${OP}: update must have cache's shape [${dataShape.join(', ')}] but along opts.axis` +
         (e.dim < 0 ? ` (update has rank ${e.value})` : ` (update.shape[${e.dim}] is ${e.value}, not ${e.limit})`)),
     WG_ERR_RANK_MISMATCH: (e, { dataShape }) => `${OP}: writeIndices must have shape [${dataShape[0]}] (one per batch row), got rank ${e.value}`,

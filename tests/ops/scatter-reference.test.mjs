@@ -1,5 +1,6 @@
-// common/reference-scatter.mjs proved against real peers, so that the library's scatter ops can
-// be checked against the reference:
+// common/reference-scatter.mjs proved against real peers, and the library's scatters with it: on
+// every case a peer accepts, the reference and the library (simd-threaded, 2 threads, every op
+// split over the pool) each give the peer's bits:
 //   (a) onnxruntime-web 1.30 (one thread: updates in order): ScatterElements-18, ScatterND-18 and
 //       TensorScatter-24 on seeded random cases, bit for bit, every reduction it has;
 //   (b) tfjs-core 4.22 on tfjs-backend-cpu: scatterND, tensorScatterUpdate, unsortedSegmentSum;
@@ -8,7 +9,8 @@
 // output on that case, with the rule we keep.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { before, describe, test } from 'node:test';
+import { after, before, describe, test } from 'node:test';
+import api, { dispose, init } from '../lib/tested-api.mjs';
 import {
   fromHalfBits, refIndexReduce, refScatter, refScatterND, refScatterOps, refTensorScatter, toHalfBits,
 } from '../../common/reference-scatter.mjs';
@@ -24,6 +26,10 @@ const t = (data, shape) => ({ data, shape });
 const f32 = (a, shape = [a.length]) => t(Float32Array.from(a), shape);
 const i32 = (a, shape = [a.length]) => t(Int32Array.from(a), shape);
 const run = (c) => refScatterOps[c.op](...c.args, c.opts);
+const ours = (c) => api[c.op](...c.args, c.opts);
+
+before(() => init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 }));
+after(() => dispose());
 const canonical = (r) => ({ none: 'none', add: 'add', sum: 'add', mul: 'mul', prod: 'mul', max: 'max', amax: 'max', min: 'min', amin: 'min', mean: 'mean' })[r ?? 'none'];
 
 // Compares every case's reference result with the peer's, bit for bit (firstDifference), and
@@ -52,6 +58,9 @@ async function againstPeer(cases, peer) {
     assert.deepEqual(got.shape, want.shape, c.name);
     const at = firstDifference(want.data, got.data, c.dtype, c.opts.reduce);
     assert.equal(at, -1, `${c.name}: element ${at}: reference ${want.data[at]}, peer ${got.data[at]}`);
+    const mine = ours(c);
+    const at2 = firstDifference(mine.data, got.data, c.dtype, c.opts.reduce);
+    assert.equal(at2, -1, `${c.name}: element ${at2}: wasm-gather ${mine.data[at2]}, peer ${got.data[at2]}`);
     compared++;
   }
   return compared;
@@ -414,13 +423,16 @@ describe('(c) PyTorch 1.13 fixtures', () => {
       const args = c.args.map(decode);
       if (c.error) {
         assert.throws(() => refScatterOps[c.op](...args, c.opts), RangeError, `torch: ${c.error}`);
+        assert.throws(() => api[c.op](...args, c.opts), RangeError, `torch: ${c.error}`);
         return;
       }
       const want = decode(c.expected);
-      const got = refScatterOps[c.op](...args, c.opts);
-      assert.deepEqual(got.shape, want.shape);
-      const at = firstDifference(got.data, want.data, c.opts.dtype ?? c.expected.dtype, c.opts.reduce);
-      assert.equal(at, -1, `element ${at}: reference ${got.data[at]}, torch ${want.data[at]}`);
+      for (const [who, fn] of [['reference', refScatterOps[c.op]], ['wasm-gather', api[c.op]]]) {
+        const got = fn(...args, c.opts);
+        assert.deepEqual(got.shape, want.shape);
+        const at = firstDifference(got.data, want.data, c.opts.dtype ?? c.expected.dtype, c.opts.reduce);
+        assert.equal(at, -1, `element ${at}: ${who} ${got.data[at]}, torch ${want.data[at]}`);
+      }
     });
   }
 });

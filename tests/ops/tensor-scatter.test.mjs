@@ -1,0 +1,5 @@
+// tensorScatter: seeded random cases against common/reference-scatter.mjs in every configuration,
+// resident and in place, and its errors.
+import { scatterSuite } from '../lib/scatter-suite.mjs';
+
+scatterSuite('tensorScatter');
