@@ -64,7 +64,7 @@ export function valueTensor(op, name, value, data) {
     if (typeof x === 'number' && !Number.isInteger(x)) throw new TypeError(`${op}: ${name} must be an integer for a ${Type.name}, got ${x}`);
     x = BigInt(x);
   } else {
-    x = Number(x);
+    if (typeof x === 'bigint') throw new TypeError(`${op}: ${name} must be a number for a ${Type.name}, got ${x}n`);
     if (data.dtype === 'F16') x = f16Bits(x);
     else if (data.dtype === 'BF16') x = bf16Bits(x);
   }

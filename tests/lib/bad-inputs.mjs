@@ -11,6 +11,7 @@ import api, { gather, gatherND, take, upload } from './tested-api.mjs'; // js/in
 import { describeErrors, expectError, f32, i32 } from './expect-error.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { scatterBadCases } from './bad-inputs-scatter.mjs';
 
 const p32 = () => f32(6, [3, 2]); // [[1, 2], [3, 4], [5, 6]]
 const idx = (...v) => i32(v, [v.length]);
@@ -123,6 +124,7 @@ function cases() {
     ['upload(null)', upload, [null], TypeError, /^upload: tensor must be a tensor \{ data, shape \}, got null/],
     ['upload of a shape with NaN', upload, [withShape([2, NaN])], TypeError, /^upload: tensor\.shape\[1\] must be an integer, got NaN/],
     ...quantizedCases(),
+    ...scatterBadCases(),
   ];
 }
 
@@ -244,10 +246,11 @@ function rowOp(fn) {
   if (fn === gather) return 'gather';
   if (fn === gatherND) return 'gatherND';
   if (fn === gatherBlockQuantized) return 'gatherBlockQuantized';
+  for (const op of ['scatter', 'scatterND', 'indexReduce', 'tensorScatter']) if (fn === api[op]) return op;
   return 'api';
 }
 
-/** The bad-input rows of `op` ('take', 'gather', 'gatherND', 'gatherBlockQuantized' or 'api') in each configuration. */
+/** The bad-input rows of `op` (an op's name, or 'api') in each configuration. */
 export function badInputSuite(op) {
   describeErrors('bad inputs', () => {
     test('each bad input: its error, arrays unchanged, heap restored, next call right', () => {
