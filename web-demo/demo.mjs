@@ -3,13 +3,15 @@
 //
 // For tests: <body data-status="loading"|"done"|"error" data-passed data-total data-variant
 // data-threads data-isolated>, and window.__wasmGatherDemo = { info, isolated, passed, total,
-// quantizedTotal, results, playground: { presets, select(id), state(), call() } } (total counts
-// the seeds and the gatherBlockQuantized examples checked against their reference).
+// quantizedTotal, scatterTotal, results, playground: { presets, select(id), state(), call() } } (total
+// counts the seeds, the gatherBlockQuantized examples checked against their reference and the
+// scatter examples checked against their worked outputs).
 import { $, el } from './lib/dom.mjs';
 import { createPlayground } from './lib/playground.mjs';
 import { createBenchPanel } from './lib/bench-panel.mjs';
-import { quantizedCheck, selfCheck } from './lib/selfcheck.mjs';
+import { quantizedCheck, scatterCheck, selfCheck } from './lib/selfcheck.mjs';
 import { callQuantized, quantOpts } from './lib/ops.mjs';
+import { callScatter, isScatter } from './lib/scatter-ops.mjs';
 
 const DEFAULT_EXAMPLE = 'seed-17'; // OpenVINO example 5: slices with batch_dims = 1
 
@@ -69,15 +71,17 @@ async function main() {
   const t1 = performance.now();
   const seedResults = selfCheck(api, { ...ref, refGatherBlockQuantized: refQuantized.refGatherBlockQuantized }, examples);
   const quantResults = quantizedCheck(api, refQuantized, playground.presets, callQuantized, quantOpts);
-  const results = [...seedResults, ...quantResults];
+  const scatterResults = scatterCheck(api, playground.presets, isScatter, callScatter);
+  const results = [...seedResults, ...quantResults, ...scatterResults];
   const passed = results.filter((r) => r.pass).length;
   const count = (rs) => `${rs.filter((r) => r.pass).length}/${rs.length}`;
   const summary = $('#summary');
   summary.textContent = `${count(seedResults)} seed examples match the documents, ${count(quantResults)} gatherBlockQuantized ` +
-    `examples match common/reference-quantized.mjs bit for bit (${(performance.now() - t1).toFixed(0)} ms)`;
+    `examples match common/reference-quantized.mjs bit for bit, ${count(scatterResults)} scatter examples match their ` +
+    `worked outputs (${(performance.now() - t1).toFixed(0)} ms)`;
   summary.className = `summary ${passed === results.length ? 'all-pass' : 'some-fail'}`;
   summary.title = results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`).join('\n');
-  Object.assign(hook, { passed, total: results.length, quantizedTotal: quantResults.length, results });
+  Object.assign(hook, { passed, total: results.length, quantizedTotal: quantResults.length, scatterTotal: scatterResults.length, results });
   Object.assign(document.body.dataset, { passed, total: results.length, status: 'done' });
 }
 

@@ -3,16 +3,22 @@
 //   - no page errors, console errors or failed requests, isolated and not;
 //   - the build and threads the engine runs on that page (engines.mjs), and the page saying so;
 //   - every example in the picker renders the right output: seed examples against the values
-//     transcribed from the documents (and, for all of them, against common/reference.mjs, or
-//     common/reference-quantized.mjs for gatherBlockQuantized), both the output the page computed
+//     transcribed from the documents (and, for all the gathers, against common/reference.mjs, or
+//     common/reference-quantized.mjs for gatherBlockQuantized), the scatters' against the outputs
+//     worked out by hand in web-demo/lib/scatter-examples.mjs, both the output the page computed
 //     and the numbers drawn in the output grid;
-//   - the self-check passes: every seed, and every gatherBlockQuantized example bit for bit;
+//   - the self-check passes: every seed, every gatherBlockQuantized example bit for bit, and every
+//     scatter example;
 //   - hovering an output cell marks its source and index cells, hovering a data cell its outputs;
 //     for gatherBlockQuantized also the code's scale, zero point and dequantized value, and
 //     hovering a scale marks its block;
+//   - the scatters: the updates that meet at one position carry their order (1, 2, 3; the last
+//     marked as winning with reduce 'none'), hovering a destination marks the updates that hit it
+//     and hovering an update its destination; dropped updates are drawn as such;
 //   - a library error is shown inline, and goes away when the input is fixed;
 //   - the benchmark panel runs a small workload and shows numbers;
-//   - a screenshot per engine is written to build/demo-screenshot-<engine>.png.
+//   - a screenshot per engine is written to build/demo-screenshot-<engine>.png, and one of a
+//     scatter to build/demo-scatter-screenshot-<engine>.png.
 //
 //   node --test tests/browsers/demo.test.mjs           (BROWSERS=webkit to run some engines)
 //
@@ -25,15 +31,16 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedExamples } from '../../common/seed-examples.mjs';
+import { SCATTER_EXAMPLES } from '../../web-demo/lib/scatter-examples.mjs';
 import { ENGINES, TIMEOUT_MS, launchEngine, openPage, pageLog, skipReason } from './engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const screenshotOf = (engine) => path.join(ROOT, 'build', `demo-screenshot-${engine.name}.png`);
+const screenshotOf = (engine, what = 'demo') => path.join(ROOT, 'build', `${what}-screenshot-${engine.name}.png`);
 
 // One line for the closing note: what the demo ran on, and its self-check.
 const demoSummary = (engine, isolated, state) => `${engine.name}, ${isolated ? 'isolated' : 'not isolated'}, demo: ` +
   `${state.info.variant}, ${state.info.threads} thread(s); self-check ${state.passed}/${state.total} ` +
-  `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized)`;
+  `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized, ${state.scatterTotal} scatters)`;
 
 // Numbers as the grid draws them (web-demo/lib/dom.mjs fmtNum, for the integer-valued seeds).
 const drawn = (v) => (Object.is(v, -0) ? '-0' : String(v));
@@ -66,6 +73,7 @@ for (const engine of ENGINES) {
         passed: window.__wasmGatherDemo.passed,
         total: window.__wasmGatherDemo.total,
         quantizedTotal: window.__wasmGatherDemo.quantizedTotal,
+        scatterTotal: window.__wasmGatherDemo.scatterTotal,
         failures: window.__wasmGatherDemo.results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`),
         presets: window.__wasmGatherDemo.playground.presets,
       }));
@@ -75,7 +83,10 @@ for (const engine of ENGINES) {
       // Every seed, and every gatherBlockQuantized example against common/reference-quantized.mjs.
       assert.equal(state.quantizedTotal, state.presets.filter((id) => id.startsWith('quantized-')).length);
       assert.ok(state.quantizedTotal >= 3, `gatherBlockQuantized examples checked: ${state.quantizedTotal}`);
-      assert.equal(state.total, seedExamples.length + state.quantizedTotal);
+      // Every scatter example against the output worked out by hand.
+      assert.equal(state.scatterTotal, SCATTER_EXAMPLES.length);
+      assert.deepEqual(state.presets.filter((id) => id.startsWith('scatter-')), SCATTER_EXAMPLES.map((_, i) => `scatter-${i}`));
+      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal);
       assert.equal(state.passed, state.total);
       // The build and threads this engine runs on this page (init() with no options: threads by
       // default where they run, on as many cores as there are, up to 4), and the page says so.
@@ -90,20 +101,23 @@ for (const engine of ENGINES) {
     }
 
     /**
-     * Picks preset `id` in the Example select; returns the page's output, its reference, the grid
-     * and (gatherBlockQuantized, whose float16 / bfloat16 output is bits) the text each output cell
-     * must show.
+     * Picks preset `id` in the Example select; returns the page's output, its reference (none for
+     * the scatters: their examples hold their outputs), the grid and (gatherBlockQuantized, whose
+     * float16 / bfloat16 output is bits) the text each output cell must show.
      */
     async function pick(page, id) {
       await page.select('#example', id);
       return page.evaluate(async () => {
         const { refOps } = await import('/common/reference.mjs');
         const { caller } = await import('/common/op-caller.mjs');
+        const { isScatter } = await import('/web-demo/lib/scatter-ops.mjs');
         const hook = window.__wasmGatherDemo.playground;
         const { op, data, indices, attrs, scales, zeroPoints } = hook.call();
-        let r;
+        let r = null;
         let shown = null;
-        if (op === 'gatherBlockQuantized') {
+        if (isScatter(op)) {
+          // compared with lib/scatter-examples.mjs by the test
+        } else if (op === 'gatherBlockQuantized') {
           const q = await import('/common/reference-quantized.mjs');
           const { quantOpts } = await import('/web-demo/lib/ops.mjs');
           const { fmtNum } = await import('/web-demo/lib/dom.mjs');
@@ -118,7 +132,7 @@ for (const engine of ENGINES) {
         return {
           ...hook.state(),
           op,
-          reference: { data: Array.from(r.data, Number), shape: Array.from(r.shape) },
+          reference: r && { data: Array.from(r.data, Number), shape: Array.from(r.shape) },
           shown,
           cells,
           playgroundState: document.querySelector('#playground').dataset.state,
@@ -138,12 +152,18 @@ for (const engine of ENGINES) {
         for (const id of state.presets) {
           const r = await pick(page, id);
           const ex = id.startsWith('seed-') ? seedExamples[Number(id.slice(5))] : null;
-          const what = ex ? `${id} (${ex.title})` : id;
+          const sc = id.startsWith('scatter-') ? SCATTER_EXAMPLES[Number(id.slice(8))] : null;
+          const what = ex ? `${id} (${ex.title})` : sc ? `${id} (${sc.title})` : id;
           assert.equal(r.error, null, `${what}: ${r.error}`);
           assert.equal(r.playgroundState, 'ok', what);
           assert.equal(r.presetId, id);
-          assert.deepEqual(r.output.shape, r.reference.shape, `${what}: shape vs reference`);
-          assert.deepEqual(r.output.data, r.reference.data, `${what}: values vs common/reference.mjs`);
+          if (sc) {
+            assert.equal(r.op, sc.op, what);
+            assert.deepEqual(r.output, sc.expected, `${what}: vs the output worked out by hand`);
+          } else {
+            assert.deepEqual(r.output.shape, r.reference.shape, `${what}: shape vs reference`);
+            assert.deepEqual(r.output.data, r.reference.data, `${what}: values vs common/reference.mjs`);
+          }
           if (ex) {
             assert.deepEqual(r.output.shape, ex.expected.shape, `${what}: shape vs the document`);
             if (ex.expected.data) assert.deepEqual(r.output.data, ex.expected.data, `${what}: values vs the document`);
@@ -226,6 +246,95 @@ for (const engine of ENGINES) {
         await pick(page, 'quantized-2');
         assert.equal(await count(page, '#picture .cell.zeroed[data-role=out]'), 3);
 
+        // The scatters. scatterND, indices [[1], [4], [1], [1], [-1]], reduce 'none': updates 0, 2
+        // and 3 all write position 1 and are numbered 1, 2, 3 in the updates and the index grids,
+        // the last marked as winning; the output cell says three met there.
+        const sc = await pick(page, 'scatter-5');
+        assert.deepEqual(sc.output.data, [10, 4, 30, 40, 2, 5]);
+        const badges = () => page.evaluate(() => {
+          const list = (sel) => [...document.querySelectorAll(`#picture ${sel}`)];
+          const order = (role) => list(`.cell[data-role=${role}][data-order]`)
+            .map((c) => `${c.dataset.flat}:${c.dataset.order}${c.classList.contains('winner') ? ' wins' : ''}${c.classList.contains('overwritten') ? ' overwritten' : ''}`);
+          return {
+            updates: order('updates'), indices: order('indices'),
+            counts: list('.cell[data-role=out][data-count]').map((c) => `${c.dataset.flat}:${c.dataset.count}`),
+            // the badge as drawn (its ::before, whose content each engine serializes its own way):
+            // placed on the cell, in the order badge's colour, the winner's in the pass colour
+            drawn: list('.cell[data-role=updates][data-order]').map((c) => {
+              const badge = getComputedStyle(c, '::before');
+              return badge.content === 'none' || badge.position !== 'absolute' ? 'not drawn' : badge.backgroundColor;
+            }),
+          };
+        });
+        assert.deepEqual(await badges(), {
+          updates: ['0:1 overwritten', '2:2 overwritten', '3:3 wins'], indices: ['0:1 overwritten', '2:2 overwritten', '3:3 wins'],
+          counts: ['1:×3'], drawn: ['rgb(11, 110, 153)', 'rgb(11, 110, 153)', 'rgb(26, 127, 55)'],
+        });
+        // Hovering the destination marks the three updates that hit it and their indices, in order.
+        h = await hover('out', 1);
+        assert.deepEqual([h.hlUpdates, h.hlIndices, h.hlData, h.hlOut], ['3', '3', '1', '1'], JSON.stringify(h));
+        assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#picture .cell.hl[data-role=updates]')].map((c) => c.dataset.flat)), ['0', '2', '3']);
+        assert.equal(h.info, 'output[1] = 4 ← 1. updates[0] = 1 (indices[0, :] = (1)), 2. updates[2] = 3 (indices[2, :] = (1)), ' +
+          '3. updates[3] = 4 (indices[3, :] = (1)): written in this order, the last one wins');
+        h = await hover('updates', 2); // an update marks its destination
+        assert.deepEqual([h.hlUpdates, h.hlIndices, h.hlOut, h.hlData], ['1', '1', '1', '1'], JSON.stringify(h));
+        assert.equal(h.info, 'updates[2] = 3 (indices[2, :] = (1)) → output[1], update 2 of 3 there: overwritten by a later one');
+        h = await hover('out', 2); // not written
+        assert.equal(h.hlUpdates, '0');
+        assert.equal(h.info, 'output[2] = 30: no update lands here (data[2] = 30 kept)');
+        // reduce 'mean' is not scatterND's: the library's RangeError, inline; 'add' sums in order.
+        await page.select('#attr-reduce', 'mean');
+        await playgroundIs(page, 'error');
+        assert.match(await text(page, '#op-error'), /^RangeError scatterND: opts\.reduce must be one of 'none', 'add', .*got "mean"$/);
+        await page.select('#attr-reduce', 'add');
+        await playgroundIs(page, 'ok');
+        // 20 + 1 + 3 + 4, 50 + 2, 60 + 5: the same order badges, none winning
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.playground.state())).output.data, [10, 28, 30, 40, 52, 65]);
+        assert.deepEqual((await badges()).updates, ['0:1', '2:2', '3:3']);
+        // An index out of range is an error, unless dropped: that update is drawn as dropped.
+        await page.fill('#indices-values', '[[1], [4], [9], [1], [-1]]');
+        await playgroundIs(page, 'error');
+        assert.match(await text(page, '#op-error'), /^RangeError scatterND: indices\[2, 0\] = 9 is out of range for dimension 0 of data/);
+        await page.select('#attr-oor', 'drop');
+        await playgroundIs(page, 'ok');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.playground.state())).output.data, [10, 25, 30, 40, 52, 65]);
+        assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#picture .cell.zeroed')].map((c) => `${c.dataset.role}:${c.dataset.flat}`)),
+          ['indices:2', 'updates:2']);
+        h = await hover('updates', 2);
+        assert.equal(h.info, 'updates[2] = 3: out of range, dropped');
+
+        // The histogram (scatter with src a value, reduce 'add'): the badges are on the index,
+        // and hovering bin 2 marks the three index elements that counted it.
+        await pick(page, 'scatter-0');
+        assert.deepEqual(await badges(), { updates: [], indices: ['0:1', '1:1', '2:2', '4:3', '6:2'], counts: ['0:×2', '2:×3'], drawn: [] });
+        assert.equal(await text(page, '#call'), "scatter(input, 0, index, 1, { reduce: 'add' })");
+        h = await hover('out', 2);
+        assert.deepEqual([h.hlIndices, h.hlUpdates, h.hlOut], ['3', '1', '1'], JSON.stringify(h));
+        assert.equal(h.info, "output[2] = 3 ← input[2] = 0, then 1. src = 1 (index[1] = 2), 2. src = 1 (index[2] = 2), " +
+          "3. src = 1 (index[4] = 2): reduce 'add' in this order");
+        // The segment sum (indexReduce): rows 0 and 2 of the source meet in segment 0.
+        await pick(page, 'scatter-9');
+        h = await hover('out', 1);
+        assert.deepEqual([h.hlUpdates, h.hlIndices], ['2', '2'], JSON.stringify(h));
+        assert.match(h.info, /^output\[0, 1\] = 5 ← input\[0, 1\] = 0, then 1\. source\[0, 1\] = 2 \(index\[0\] = 0\), 2\. source\[2, 1\] = 3/);
+        // The KV-cache write in 'circular' mode: batch 0's second new row wraps to position 0.
+        await pick(page, 'scatter-14');
+        h = await hover('out', 0);
+        assert.deepEqual([h.hlUpdates, h.hlIndices], ['1', '1'], JSON.stringify(h));
+        assert.equal(h.info, 'output[0, 0, 0] = 103 ← update[0, 1, 0] = 103 (writeIndices[0] = 3, position 3 + 1 = 4, wrapped to 0)');
+        // Its writeIndices left out: every batch row from position 0. (A space, not '': puppeteer's
+        // fill of '' in Firefox empties the field without an input event.)
+        await page.fill('#indices-values', ' ');
+        await page.fill('#indices-shape', ' ');
+        await playgroundIs(page, 'ok');
+        assert.equal(await text(page, '#call'), "tensorScatter(cache, update, null, { mode: 'circular' })");
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.playground.state())).output.data,
+          [101, 102, 103, 104, 5, 6, 7, 8, 105, 106, 107, 108, 13, 14, 15, 16]);
+        await pick(page, 'scatter-5');
+        await page.hover('#picture .cell[data-role=out][data-flat="1"]');
+        fs.mkdirSync(path.dirname(screenshotOf(engine)), { recursive: true });
+        await page.screenshot(screenshotOf(engine, 'demo-scatter'));
+
         // 'zero' starter: the out-of-range tuple's output row is drawn as zeroed.
         const zeroId = 'starter-4';
         await pick(page, zeroId);
@@ -284,6 +393,9 @@ for (const engine of ENGINES) {
         const q = await pick(page, 'quantized-1'); // int4, zero points, float16 scales
         assert.equal(q.error, null);
         assert.deepEqual(q.output, q.reference);
+        const sc = await pick(page, 'scatter-14'); // the circular KV-cache write
+        assert.equal(sc.error, null);
+        assert.deepEqual(sc.output, SCATTER_EXAMPLES[14].expected);
         const log = await pageLog(page, server);
         assert.deepEqual(log.problems, [], 'page errors, console errors or failed requests');
         assert.deepEqual(log.warnings, []);

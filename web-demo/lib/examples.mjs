@@ -1,13 +1,18 @@
 // The examples the editor can load: every seed example of the specifications
-// (common/seed-examples.mjs, grouped by op) and a few starters for what the seeds do not show
-// (they have no tf.gather example, nor out-of-range modes, nor block-quantized tables). A preset is
-//   { id, op, title, source, seed: the seed example or null,
-//     load(): { data, indices, attrs, scales?, zeroPoints? } }
+// (common/seed-examples.mjs, grouped by op), a few starters for what the seeds do not show
+// (they have no tf.gather example, nor out-of-range modes, nor block-quantized tables), and the
+// scatters' examples (lib/scatter-examples.mjs). A preset is
+//   { id, op, title, source, seed: the seed example or null, url?, expected?,
+//     load(): { data, indices, attrs, scales?, zeroPoints?, updates? } }
 // where load() may build large tensors (the shape-only seeds), so it runs only when chosen.
 // gatherBlockQuantized's presets also give its scales ({ data, shape }: a Float32Array, or
-// float16 / bfloat16 bits as attrs.scaleType says) and zero points (or null).
+// float16 / bfloat16 bits as attrs.scaleType says) and zero points (or null); the scatters' their
+// updates (scatter's src as a value: a rank-0 tensor), their document's url and the output worked
+// out by hand (expected).
 import { opNamed } from '../../js/ops/index.mjs';
 import { encodeScales } from './quantized.mjs';
+import { SCATTER_EXAMPLES } from './scatter-examples.mjs';
+import { REDUCE_ALIASES } from './scatter-ops.mjs';
 
 const I32 = Int32Array;
 const copy = (x) => ({ data: x.data.slice(), shape: x.shape.slice() });
@@ -15,17 +20,20 @@ const F32 = Float32Array;
 const t = (Type, values, shape) => ({ data: Type.from(values), shape });
 const iota = (n, from = 1) => Array.from({ length: n }, (_, i) => i + from);
 
-export const OPS = ['gather', 'gatherND', 'take', 'gatherBlockQuantized'];
+export const OPS = ['gather', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterND', 'indexReduce', 'tensorScatter'];
 export const OP_LABEL = {
   gather: 'gather (torch.gather)', gatherND: 'gatherND (tf.gather_nd)', take: 'take (tf.gather)',
   gatherBlockQuantized: 'gatherBlockQuantized (com.microsoft.GatherBlockQuantized)',
+  scatter: 'scatter (torch.scatter, scatter_reduce)', scatterND: 'scatterND (ONNX ScatterND)',
+  indexReduce: 'indexReduce (torch.index_add, index_reduce)', tensorScatter: 'tensorScatter (ONNX TensorScatter)',
 };
 
-/** Attributes of a call, with the defaults the editor shows. */
-function attrsOf(opts = {}, dim) {
+/** Attributes of a call, with the defaults the editor shows (axis: `axis` when given apart). */
+function attrsOf(opts = {}, dim, axis) {
+  const reduce = opts.reduce ?? 'none';
   return {
     dim: dim ?? 0,
-    axis: opts.axis ?? 0,
+    axis: axis ?? opts.axis ?? 0,
     batchDims: opts.batchDims ?? 0,
     outOfRange: opts.outOfRange ?? 'error',
     // gatherBlockQuantized's (the editor shows them for that op only)
@@ -35,7 +43,19 @@ function attrsOf(opts = {}, dim) {
     gatherAxis: opts.gatherAxis ?? 0,
     quantizeAxis: opts.quantizeAxis ?? -1,
     scaleType: opts.scaleType ?? 'float32',
+    // the scatters' (torch's reduction names shown as the editor's)
+    reduce: REDUCE_ALIASES[reduce] ?? reduce,
+    includeSelf: opts.includeSelf ?? true,
+    mode: opts.mode ?? 'linear',
   };
+}
+
+const copyOrNull = (x) => x && copy(x);
+
+/** A scatter example's call, fresh (scatter's src as a value becomes a rank-0 tensor of the data's type). */
+function loadScatter(ex) {
+  const updates = typeof ex.updates === 'number' ? { data: ex.data.data.constructor.of(ex.updates), shape: [] } : copy(ex.updates);
+  return { data: copy(ex.data), indices: copyOrNull(ex.indices), updates, attrs: attrsOf(ex.opts, ex.dim, ex.axis) };
 }
 
 // ---- block-quantized tables, built from their codes ----
@@ -125,7 +145,7 @@ const STARTERS = [
 ];
 
 
-/** All presets: seeds first (in their order), then the starters. */
+/** All presets: seeds first (in their order), then the starters, the quantized tables and the scatters. */
 export function presets(seedExamples) {
   const list = seedExamples.map((ex, i) => ({
     id: `seed-${i}`, op: ex.op, title: ex.title, source: ex.source, seed: ex, seedIndex: i,
@@ -148,6 +168,11 @@ export function presets(seedExamples) {
   QUANTIZED.forEach((q, i) => list.push({
     id: `quantized-${i}`, op: 'gatherBlockQuantized', title: q.title, source: 'demo starter', seed: null,
     load: () => loadQuantized(q),
+  }));
+  // ids scatter-<n> for every scatter op's example, in the order of lib/scatter-examples.mjs
+  SCATTER_EXAMPLES.forEach((ex, i) => list.push({
+    id: `scatter-${i}`, op: ex.op, title: ex.title, source: ex.source, url: ex.url, seed: null, expected: ex.expected,
+    load: () => loadScatter(ex),
   }));
   return list;
 }

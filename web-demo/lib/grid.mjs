@@ -12,9 +12,10 @@ const MAX_COLS = 12;
 /**
  * opts: { values, shape, role: 'data'|'indices'|'out'|'scales'|'zp'|'table', label, paint(flat)
  * -> { hue, count } | { zero: true } | null, maxCols (default 12), marked(flat): true for a cell
- * that starts a block (class block-start) }. Returns { node, cells: Map(flat -> element) }.
+ * that starts a block (class block-start), decorate(cell, flat): what a view adds to a cell (the
+ * scatters' order badges) }. Returns { node, cells: Map(flat -> element) }.
  */
-export function renderGrid({ values, shape, role, label, paint, maxCols = MAX_COLS, marked }) {
+export function renderGrid({ values, shape, role, label, paint, maxCols = MAX_COLS, marked, decorate }) {
   const cells = new Map();
   const rank = shape.length;
   const rows = rank >= 2 ? shape[rank - 2] : 1;
@@ -55,6 +56,7 @@ export function renderGrid({ values, shape, role, label, paint, maxCols = MAX_CO
           cell.style.setProperty('--h', p.hue.toFixed(1));
           if (p.count > 1) cell.dataset.count = `×${p.count}`;
         }
+        decorate?.(cell, flat);
         cells.set(flat, cell);
         grid.append(cell);
       }

@@ -2,7 +2,9 @@
 // every edit, and the picture (data, indices and output grids coloured by which index tuple
 // moved what where, with hover in every direction). gatherBlockQuantized also has scales and
 // zero points, and its table is drawn as codes, zero points, scales and dequantized values
-// (lib/quantized.mjs), the rows it gathered coloured like the rest.
+// (lib/quantized.mjs), the rows it gathered coloured like the rest. The scatters also have
+// updates, and their picture shows where each update landed and in which order
+// (lib/scatter-view.mjs).
 import { numel, unravel } from '../../common/shape.mjs';
 import { $, el, fmtNum, fmtShape, unitHue } from './dom.mjs';
 import { DATA_TYPES, INDEX_TYPES, ParseError, dtypeName, formatNested, parseShape, parseValues } from './parse.mjs';
@@ -13,14 +15,22 @@ import { renderGrid } from './grid.mjs';
 import { compare } from './selfcheck.mjs';
 import { fillTensorFieldset } from './tensor-fields.mjs';
 import { SCALE_TYPES, decodeScales, encodeScales, quantPicture, scaleTypeOf } from './quantized.mjs';
+import { REDUCES, callScatter, isScatter, scatterText } from './scatter-ops.mjs';
+import { scatterMap } from './scatter-map.mjs';
+import { scatterView } from './scatter-view.mjs';
 
 const EDITABLE_MAX = 20000;     // tensors with more values are shown as a summary, not as text
 const RESIDENT_ABOVE = 1 << 20; // fixed (preset) data tensors larger than this are uploaded once
 const QUANT_COLS = 32;          // gatherBlockQuantized's grids show this many columns (two blocks of 16)
+const REDUCING = ['scatter', 'scatterND', 'indexReduce'];
 const ATTR_OPS = { // which op has which
-  dim: ['gather'], axis: ['take'], batchDims: ['take', 'gatherND'],
+  dim: ['gather', 'scatter'], axis: ['take', 'indexReduce', 'tensorScatter'], batchDims: ['take', 'gatherND'],
   bits: [QUANTIZED], blockSize: [QUANTIZED], gatherAxis: [QUANTIZED], quantizeAxis: [QUANTIZED], quantType: [QUANTIZED],
+  reduce: REDUCING, includeSelf: REDUCING, mode: ['tensorScatter'],
+  outOfRange: OPS.filter((op) => op !== 'tensorScatter'), // its write indices have no policy
 };
+// outOfRange's choices: the gathers zero what is out of range, the scatters drop it.
+const OUT_OF_RANGE = { gathers: ['error', 'zero', 'clamp'], scatters: ['error', 'drop', 'clamp'] };
 
 export function createPlayground(api, seedExamples) {
   const list = presets(seedExamples);
@@ -29,19 +39,21 @@ export function createPlayground(api, seedExamples) {
     example: $('#example'), op: $('#op'),
     dataValues: $('#data-values'), dataShape: $('#data-shape'), dataType: $('#data-type'),
     indValues: $('#indices-values'), indShape: $('#indices-shape'), indType: $('#indices-type'),
+    updValues: $('#updates-values'), updShape: $('#updates-shape'), updType: $('#updates-type'),
     dim: $('#attr-dim'), axis: $('#attr-axis'), batchDims: $('#attr-batchdims'), outOfRange: $('#attr-oor'),
     scalesValues: $('#scales-values'), scalesShape: $('#scales-shape'), scalesType: $('#scales-type'),
     zpValues: $('#zp-values'), zpShape: $('#zp-shape'), zpType: $('#zp-type'),
     quantType: $('#attr-quanttype'), bits: $('#attr-bits'), blockSize: $('#attr-blocksize'),
     gatherAxis: $('#attr-gatheraxis'), quantizeAxis: $('#attr-quantizeaxis'),
+    reduce: $('#attr-reduce'), includeSelf: $('#attr-includeself'), mode: $('#attr-mode'),
   };
   const view = { call: $('#call'), error: $('#op-error'), picture: $('#picture'), info: $('#hover-info'), outText: $('#out-text'), root: $('#playground') };
   // Tensors too large to edit as text (shape-only seeds): kept as they are, fields read-only.
-  let fixed = { data: null, indices: null };
+  let fixed = { data: null, indices: null, updates: null };
   let resident = null; // { tensor, rt } for a large fixed data tensor
   let current = { output: null, error: null, presetId: null };
   let links = null;
-  let lastCall = null; // the parsed call shown now: { op, data, indices, attrs }
+  let lastCall = null; // the parsed call shown now: { op, data, indices, attrs, updates? }
   let preset = null; // the chosen example, and whether the fields were edited since
   let edited = false;
 
@@ -65,6 +77,8 @@ export function createPlayground(api, seedExamples) {
       f.op.append(el('option', { value: op }, OP_LABEL[op]));
     }
     for (const k of Object.keys(DATA_TYPES)) f.dataType.append(el('option', { value: k }, k));
+    for (const k of Object.keys(DATA_TYPES)) f.updType.append(el('option', { value: k }, k));
+    for (const k of REDUCES) f.reduce.append(el('option', { value: k }, k));
     for (const k of Object.keys(INDEX_TYPES)) f.indType.append(el('option', { value: k }, k));
     for (const k of Object.keys(SCALE_TYPES)) f.scalesType.append(el('option', { value: k }, k));
     f.zpType.append(el('option', { value: 'uint8' }, 'uint8 (packed)'));
@@ -82,8 +96,32 @@ export function createPlayground(api, seedExamples) {
     for (const v of [f.scalesValues, f.zpValues]) v.rows = Math.min(8, Math.max(2, v.value.split('\n').length));
   }
 
+  /** outOfRange's choices for the op (a value the op lacks becomes 'error'). */
+  function setOutOfRangeChoices(op) {
+    const choices = OUT_OF_RANGE[isScatter(op) ? 'scatters' : 'gathers'];
+    const now = [...f.outOfRange.options].map((o) => o.value);
+    if (now.join() === choices.join()) return;
+    const value = f.outOfRange.value;
+    f.outOfRange.replaceChildren(...choices.map((c) => el('option', { value: c }, c)));
+    f.outOfRange.value = choices.includes(value) ? value : 'error';
+  }
+
+  const FIELDS = {
+    data: () => [f.dataValues, f.dataShape, f.dataType], indices: () => [f.indValues, f.indShape, f.indType],
+    updates: () => [f.updValues, f.updShape, f.updType],
+  };
+
+  /** A tensor into its fields; null empties them (the op has no such tensor, or it is left out). */
   function setTensor(kind, t) {
-    const [values, shape, type] = kind === 'data' ? [f.dataValues, f.dataShape, f.dataType] : [f.indValues, f.indShape, f.indType];
+    const [values, shape, type] = FIELDS[kind]();
+    if (!t) {
+      fixed[kind] = null;
+      values.value = '';
+      shape.value = '';
+      for (const x of [values, shape, type]) x.disabled = false;
+      values.rows = 3;
+      return;
+    }
     const n = t.data.length;
     const big = n > EDITABLE_MAX;
     fixed[kind] = big ? t : null;
@@ -102,15 +140,18 @@ export function createPlayground(api, seedExamples) {
   /** Loads preset `id` into the fields and recomputes. */
   function select(id) {
     const p = list.find((x) => x.id === id) ?? list[0];
-    const { data, indices, attrs, scales, zeroPoints } = p.load();
+    const { data, indices, attrs, scales, zeroPoints, updates } = p.load();
     f.example.value = p.id;
     f.op.value = p.op;
+    setOutOfRangeChoices(p.op);
     setTensor('data', data);
     setTensor('indices', indices);
+    setTensor('updates', updates ?? null);
     setQuantTensors(scales, zeroPoints, attrs.scaleType);
-    for (const k of ['dim', 'axis', 'batchDims', 'outOfRange', 'quantType', 'bits', 'blockSize', 'gatherAxis', 'quantizeAxis']) {
+    for (const k of ['dim', 'axis', 'batchDims', 'outOfRange', 'quantType', 'bits', 'blockSize', 'gatherAxis', 'quantizeAxis', 'reduce', 'mode']) {
       f[k].value = attrs[k];
     }
+    f.includeSelf.value = String(attrs.includeSelf);
     current.presetId = p.id;
     preset = p;
     edited = false;
@@ -138,7 +179,9 @@ export function createPlayground(api, seedExamples) {
       data: parseValues('data', f.dataValues.value, DATA_TYPES[f.dataType.value]),
       shape: parseShape('data shape', f.dataShape.value),
     };
-    const indices = fixed.indices ?? {
+    // tensorScatter's writeIndices may be left out: an empty field
+    const absent = op === 'tensorScatter' && !fixed.indices && f.indValues.value.trim() === '' && f.indShape.value.trim() === '';
+    const indices = absent ? null : fixed.indices ?? {
       data: parseValues('indices', f.indValues.value, INDEX_TYPES[f.indType.value]),
       shape: parseShape('indices shape', f.indShape.value),
     };
@@ -148,6 +191,14 @@ export function createPlayground(api, seedExamples) {
       dim: own('dim'), axis: own('axis'), batchDims: own('batchDims'),
       outOfRange: f.outOfRange.value,
     };
+    if (isScatter(op)) {
+      Object.assign(attrs, { reduce: f.reduce.value, includeSelf: f.includeSelf.value === 'true', mode: f.mode.value });
+      const updates = fixed.updates ?? {
+        data: parseValues(NAMES[op].updates, f.updValues.value, DATA_TYPES[f.updType.value]),
+        shape: parseShape(`${NAMES[op].updates} shape`, f.updShape.value),
+      };
+      return { op, data, indices, updates, attrs };
+    }
     if (op !== QUANTIZED) return { op, data, indices, attrs };
     Object.assign(attrs, {
       quantType: f.quantType.value, bits: own('bits'), blockSize: own('blockSize'),
@@ -177,12 +228,12 @@ export function createPlayground(api, seedExamples) {
     clearTimeout(timer);
     const op = f.op.value;
     view.root.dataset.op = op;
+    setOutOfRangeChoices(op);
     for (const [name, ops] of Object.entries(ATTR_OPS)) f[name].closest('.attr').hidden = !ops.includes(op);
-    for (const x of document.querySelectorAll('#editor [data-op], #playground .quant-hint, #playground .quant-legend')) {
-      x.hidden = op !== (x.dataset.op ?? QUANTIZED);
-    }
+    for (const x of document.querySelectorAll('#playground [data-op]')) x.hidden = !x.dataset.op.split(' ').includes(op);
     $('#data-label').textContent = NAMES[op].data;
     $('#indices-label').textContent = NAMES[op].indices;
+    $('#updates-label').textContent = NAMES[op].updates ?? '';
     let call;
     lastCall = null;
     try {
@@ -190,12 +241,22 @@ export function createPlayground(api, seedExamples) {
     } catch (err) {
       return show({ error: err });
     }
-    view.call.textContent = callText(op, call.attrs, call.zeroPoints);
+    view.call.textContent = isScatter(op) ? scatterText(call) : callText(op, call.attrs, call.zeroPoints);
     let output;
     try {
-      output = op === QUANTIZED ? callQuantized(api, call) : callOp(api, op, dataArg(call.data), call.indices, call.attrs);
+      output = op === QUANTIZED ? callQuantized(api, call) : isScatter(op) ? callScatter(api, call)
+        : callOp(api, op, dataArg(call.data), call.indices, call.attrs);
     } catch (err) {
       return show({ error: err, call });
+    }
+    if (isScatter(op)) {
+      let scatter;
+      try {
+        scatter = scatterView(call, output, scatterMap(api, call), NAMES[op]);
+      } catch (err) { // the call was accepted, so this is the page's own failure: say so
+        return show({ error: err, call });
+      }
+      return show({ call, output, scatter });
     }
     if (op === QUANTIZED) {
       // The table's picture, and where each output element came from: take along the gather
@@ -218,10 +279,11 @@ export function createPlayground(api, seedExamples) {
   /** The grids of a call, each with the sign before it: { grid options..., sign }. */
   function gridsOf(call, output, quant) {
     const names = NAMES[call.op];
-    if (!quant) {
+    if (!quant) { // (a scatter's grids come from lib/scatter-view.mjs; here, when its call failed)
       return [
         { values: call.data.data, shape: call.data.shape, role: 'data', label: names.data },
-        { values: call.indices.data, shape: call.indices.shape, role: 'indices', label: names.indices, sign: '+' },
+        call.indices && { values: call.indices.data, shape: call.indices.shape, role: 'indices', label: names.indices, sign: '+' },
+        call.updates && { values: call.updates.data, shape: call.updates.shape, role: 'updates', label: names.updates, sign: '+' },
         output && { values: output.data, shape: output.shape, role: 'out', label: 'output', sign: '→' },
       ].filter(Boolean);
     }
@@ -238,7 +300,7 @@ export function createPlayground(api, seedExamples) {
     ].filter(Boolean);
   }
 
-  function show({ error, call, output, prov, quant }) {
+  function show({ error, call, output, prov, quant, scatter }) {
     current = { ...current, output: output ?? null, error: error ? `${error.name}: ${error.message}` : null };
     view.error.hidden = !error;
     view.error.replaceChildren(...(error ? [el('strong', {}, error.name), ' ', error.message] : []));
@@ -246,10 +308,10 @@ export function createPlayground(api, seedExamples) {
     note(output, error);
     view.info.textContent = error ? '' : 'Hover (or focus) a cell to see where it came from.';
     links = null;
-    const specs = call ? gridsOf(call, output, quant) : [];
+    const specs = !call ? [] : scatter ? scatter.specs : gridsOf(call, output, quant);
     const names = call && NAMES[call.op];
-    links = prov ? link(call, output, prov, names, quant) : null;
-    const figs = specs.map((g) => ({ sign: g.sign, role: g.role, ...renderGrid({ ...g, paint: links?.paint[g.role] }) }));
+    links = prov ? link(call, output, prov, names, quant) : scatter ? { scatter, paint: {} } : null;
+    const figs = specs.map((g) => ({ sign: g.sign, role: g.role, ...renderGrid({ ...g, paint: g.paint ?? links?.paint[g.role] }) }));
     if (links) {
       links.cells = Object.fromEntries(figs.map((g) => [g.role, g.cells]));
       links.grids = Object.fromEntries(specs.map((g) => [g.role, g]));
@@ -275,20 +337,22 @@ export function createPlayground(api, seedExamples) {
   function note(output, error) {
     const box = $('#example-note');
     if (!preset) return;
-    const from = preset.seed
-      ? ['From ', el('a', { href: preset.seed.url, target: '_blank', rel: 'noopener' }, preset.source)]
+    const url = preset.seed?.url ?? preset.url;
+    const from = url
+      ? ['From ', el('a', { href: url, target: '_blank', rel: 'noopener' }, preset.source)]
       : ['A demo starter (not from the specifications)'];
     if (edited) {
       box.replaceChildren(...from, ', edited.');
       return;
     }
-    const exp = preset.seed?.expected;
+    const exp = preset.seed?.expected ?? preset.expected;
     if (!exp) {
       box.replaceChildren(...from, '.');
       return;
     }
     const problem = error ? 'the call failed' : compare(output, exp);
-    const what = exp.data ? 'the documented output' : `the documented shape ${fmtShape(exp.shape)} (values checked against common/reference.mjs on load)`;
+    const what = !exp.data ? `the documented shape ${fmtShape(exp.shape)} (values checked against common/reference.mjs on load)`
+      : preset.seed || url ? 'the documented output' : 'the output worked out by hand';
     box.replaceChildren(...from, ': ', el('span', { class: problem ? 'bad' : 'good' },
       problem ? `✗ differs from ${what}: ${problem}` : `✓ matches ${what}`));
   }
@@ -345,11 +409,12 @@ export function createPlayground(api, seedExamples) {
     view.picture.classList.toggle('hovering', Boolean(cell && links));
     const counts = { data: 0, indices: 0, out: 0 };
     if (!cell || !links) {
-      Object.assign(view.picture.dataset, { hlData: 0, hlIndices: 0, hlOut: 0, hlScales: 0, hlZp: 0, hlTable: 0 });
+      Object.assign(view.picture.dataset, { hlData: 0, hlIndices: 0, hlOut: 0, hlScales: 0, hlZp: 0, hlTable: 0, hlUpdates: 0 });
       return;
     }
     const role = cell.dataset.role;
     const flat = Number(cell.dataset.flat);
+    if (links.scatter) return hoverScatter(cell, role, flat);
     const { prov, cells, grids, via } = links;
     let outs;
     let text;
@@ -386,7 +451,22 @@ export function createPlayground(api, seedExamples) {
     view.info.textContent = text;
     Object.assign(view.picture.dataset, {
       hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out,
-      hlScales: counts.scales ?? 0, hlZp: counts.zp ?? 0, hlTable: counts.table ?? 0,
+      hlScales: counts.scales ?? 0, hlZp: counts.zp ?? 0, hlTable: counts.table ?? 0, hlUpdates: 0,
+    });
+  }
+
+  /** A scatter's hover: what lib/scatter-view.mjs says the cell lights, counted by grid. */
+  function hoverScatter(cell, role, flat) {
+    const { marks, text } = links.scatter.hover(role, flat);
+    const counts = { data: 0, indices: 0, updates: 0, out: 0 };
+    for (const [r, at] of marks) {
+      const c = links.cells[r]?.get(at);
+      if (c && !c.classList.contains('hl')) { c.classList.add('hl'); lit.push(c); counts[r]++; }
+    }
+    cell.classList.add('hl-self');
+    view.info.textContent = text;
+    Object.assign(view.picture.dataset, {
+      hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out, hlUpdates: counts.updates, hlScales: 0, hlZp: 0, hlTable: 0,
     });
   }
 

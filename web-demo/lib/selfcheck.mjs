@@ -1,6 +1,7 @@
 // Runs every seed example through the library on load and compares with the documented
-// output (shape-only examples: with common/reference.mjs), and every gatherBlockQuantized
-// example bit for bit with common/reference-quantized.mjs. The result is the badge in the
+// output (shape-only examples: with common/reference.mjs), every gatherBlockQuantized
+// example bit for bit with common/reference-quantized.mjs, and every scatter example with the
+// output worked out by hand in lib/scatter-examples.mjs. The result is the badge in the
 // header; it is also what tests/browsers/demo.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
@@ -58,6 +59,26 @@ export function quantizedCheck(api, refQuantized, presets, callQuantized, quantO
       if (out.data.constructor !== r.data.constructor) problem = `a ${out.data.constructor.name}, the reference a ${r.data.constructor.name}`;
       const p2 = problem ?? compare(out, { data: r.data, shape: Array.from(r.shape) });
       if (p2) problem = `differs from common/reference-quantized.mjs: ${p2}`;
+    } catch (err) {
+      problem = `threw ${err?.name}: ${err?.message}`;
+    }
+    return { title: p.title, source: p.source, op: p.op, pass: !problem, problem };
+  });
+}
+
+/**
+ * [{ title, source, op, pass, problem }] for every scatter preset (lib/examples.mjs): the
+ * library's output, of the data's array type, against the preset's expected output.
+ */
+export function scatterCheck(api, presets, isScatter, callScatter) {
+  return presets.filter((p) => isScatter(p.op)).map((p) => {
+    let problem = null;
+    try {
+      const call = { op: p.op, ...p.load() };
+      const out = callScatter(api, call);
+      const Type = call.data.data.constructor;
+      problem = out.data instanceof Type ? compare(out, p.expected) : `a ${out.data?.constructor.name}, the data a ${Type.name}`;
+      if (problem) problem = `differs from the worked output: ${problem}`;
     } catch (err) {
       problem = `threw ${err?.name}: ${err?.message}`;
     }

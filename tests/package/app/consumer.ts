@@ -1,5 +1,8 @@
 // Type-checked with tsc --noEmit against the installed package: every export, used as documented.
-import { dispose, gather, gatherBlockQuantized, gatherElements, gatherND, heapStats, init, ResidentTensor, take, upload } from 'wasm-gather';
+import {
+  dispose, gather, gatherBlockQuantized, gatherElements, gatherND, heapStats, indexReduce, init, ResidentTensor, scatter, scatterElements,
+  scatterND, take, tensorScatter, upload,
+} from 'wasm-gather';
 import type { GatherBlockQuantizedOptions, InitInfo, Result, Tensor } from 'wasm-gather';
 
 const info: InitInfo = await init({ variant: 'simd', threads: 1, parallelThreshold: 0 });
@@ -19,10 +22,21 @@ const deq: Result<Uint16Array> = gatherBlockQuantized(packed, { data: [1, -1], s
 const deq32: ResidentTensor<Float32Array> = gatherBlockQuantized({ data: new Uint8Array(32), shape: [2, 16] },
   { data: [0], shape: [1] }, { data: new Float32Array(2), shape: [2, 1] }, { bits: 4, blockSize: 32, resident: true });
 const isPacked: boolean = packed.packed;
+// The scatters: a histogram, last-write-wins, a segment sum, and a KV-cache written in place.
+const hist: Result<Int32Array> = scatter({ data: new Int32Array(3), shape: [3] }, 0, { data: [0, 2, 2], shape: [3] }, 1, { reduce: 'add' });
+const onnx: Result<Int32Array> = scatterElements(t, 1, { data: [1, 0], shape: [2, 1] }, { data: new Int32Array([5, 6]), shape: [2, 1] });
+const ndw: Result<Int32Array> = scatterND(t, { data: [1, 1], shape: [2, 1] }, { data: new Int32Array(4), shape: [2, 2] });
+const seg: Result<Float32Array> = indexReduce({ data: new Float32Array(4), shape: [2, 2] }, 0, { data: [0, 1, 0], shape: [3] },
+  { data: new Float32Array(6), shape: [3, 2] }, { reduce: 'add' });
+const kv: ResidentTensor<Float32Array> = upload({ data: new Float32Array(16), shape: [2, 4, 2] });
+const kvOpts = { mode: 'circular', inPlace: true } as const;
+const kvSame: ResidentTensor<Float32Array> = tensorScatter(kv, { data: new Float32Array(8), shape: [2, 2, 2] }, { data: [3, 1], shape: [2] }, kvOpts);
+kv.dispose();
 deq32.dispose();
 packed.dispose();
 const { heapInUse, memoryBytes, lastCallBytes }: { heapInUse: number; memoryBytes: number; lastCallBytes: number } = heapStats();
 kept.dispose();
 table.dispose();
 dispose();
-export const used: unknown[] = [info.variant, info.threads, g.data, nd.shape, out.length, rows.data, ge.shape, deq.data, isPacked, heapInUse + memoryBytes + lastCallBytes];
+export const used: unknown[] = [info.variant, info.threads, g.data, nd.shape, out.length, rows.data, ge.shape, deq.data, isPacked, heapInUse + memoryBytes + lastCallBytes,
+  hist.data, onnx.data, ndw.data, seg.shape, kvSame];

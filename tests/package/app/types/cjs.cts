@@ -24,8 +24,18 @@ async function main(): Promise<void> {
   const r: wg.Result<Float32Array> = wg.take(params, idx, opts);
   // @ts-expect-error: an option name take does not take
   wg.take(params, idx, { outofRange: 'zero' });
+  // the scatters: { inPlace: true } gives back the resident tensor it updated
+  const rows: wg.ResidentTensor<Int32Array> = wg.upload({ data: new Int32Array(6), shape: [2, 3] });
+  const same: wg.ResidentTensor<Int32Array> = wg.scatter(rows, 1, { data: [0, 2], shape: [2, 1] }, 5, { inPlace: true });
+  const sums: wg.Result<Int32Array> = wg.indexReduce(rows, 0, { data: [1], shape: [1] }, { data: new Int32Array(3), shape: [1, 3] },
+    { reduce: 'add' });
+  const cache: wg.Result<Int32Array> = wg.tensorScatter(rows, { data: new Int32Array(2), shape: [2, 1] }, null, { axis: 1, mode: 'circular' });
+  const sOpts: wg.ScatterOptions<Int32Array> = { reduce: 'max', includeSelf: false };
+  // @ts-expect-error: in place it is the resident tensor, not a Result
+  const notR: wg.Result<Int32Array> = wg.scatterND(rows, { data: [1], shape: [1, 1] }, { data: new Int32Array(3), shape: [1, 3] }, { inPlace: true });
+  rows.dispose();
   kept.dispose();
   wg.dispose();
-  console.log(built, either, notSurelyResident, r.data.length);
+  console.log(built, either, notSurelyResident, r.data.length, same, sums, cache, sOpts, notR);
 }
 main();

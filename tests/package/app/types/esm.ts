@@ -1,9 +1,12 @@
 // Type tests (tests/package/types.test.mjs: tsc --noEmit against the installed package, under nodenext
 // and bundler resolution): what a new user wrote and the types got wrong. Each
 // `@ts-expect-error` is a line that must not compile.
-import { gather, gatherBlockQuantized, gatherND, init, take, upload } from 'wasm-gather';
+import {
+  gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, take, tensorScatter, upload,
+} from 'wasm-gather';
 import type {
-  ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, ResidentTensor, Result, Shape, TakeOptions, WasmGatherError,
+  ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, Reduce, ResidentTensor, Result, ScatterOutOfRange, Shape, TakeOptions,
+  WasmGatherError,
 } from 'wasm-gather';
 import simd from 'wasm-gather/simd.wasm';
 import simdThreaded from 'wasm-gather/simd-threaded.wasm';
@@ -79,6 +82,42 @@ take({ data: new Float32Array(6), shape: new BigInt64Array(2) }, idx);
 // @ts-expect-error: nor is a string
 take({ data: new Float32Array(6), shape: '3,2' }, idx);
 
+// 5: the scatters: results as the gathers', and { inPlace: true } (inline, or `as const`) gives back
+// the resident tensor it updated.
+const bins: Result<Int32Array> = scatter({ data: new Int32Array(5), shape: [5] }, 0, { data: [0, 2, 2], shape: [3] }, 1, { reduce: 'add' });
+const cache: ResidentTensor<Float32Array> = upload({ data: new Float32Array(16), shape: [2, 4, 2] });
+const newRows = { data: new Float32Array(8), shape: [2, 2, 2] };
+const written: ResidentTensor<Float32Array> = tensorScatter(cache, newRows, { data: [3, 1], shape: [2] }, { mode: 'circular', inPlace: true });
+const writtenConst: ResidentTensor<Float32Array> = tensorScatter(cache, newRows, null, { inPlace: true } as const);
+const copied: Result<Float32Array> = tensorScatter(cache, newRows);
+const summed: ResidentTensor<Float32Array> = indexReduce(cache, 1, { data: new BigInt64Array([0n, 0n]), shape: [2] }, newRows,
+  { reduce: 'sum', inPlace: true });
+const segments: Result<Float64Array> = indexReduce({ data: new Float64Array(8), shape: [2, 4] }, 0, { data: [0, 1, 0], shape: [3] },
+  { data: new Float64Array(12), shape: [3, 4] }, { reduce: 'mean', includeSelf: false, outOfRange: 'drop' });
+const kept2: ResidentTensor<Int32Array> = scatterND({ data: new Int32Array(4), shape: [4] }, { data: [1], shape: [1, 1] },
+  { data: new Int32Array(1), shape: [1] }, { resident: true });
+const intoOut: Result<Float64Array> = scatterElements({ data: new Float64Array(5), shape: [1, 5] }, 1, { data: [1, 3], shape: [1, 2] },
+  { data: new Float64Array(2), shape: [1, 2] }, { out: new Float64Array(5), negativeIndices: 'error' });
+const half: Result<Uint16Array> = scatter({ data: new Uint16Array(2), shape: [2] }, 0, { data: [0], shape: [1] }, 0.5,
+  { reduce: 'add', dtype: 'float16' });
+const big: Result<BigInt64Array> = scatter({ data: new BigInt64Array(2), shape: [2] }, 0, { data: [1], shape: [1] }, 7n);
+const reduce: Reduce = 'amax';
+const oor: ScatterOutOfRange = 'clamp';
+// @ts-expect-error: in place it is the resident tensor, not a Result
+const notResult: Result<Float32Array> = scatter(cache, 2, { data: [0], shape: [1, 1, 1] }, 0, { inPlace: true });
+// @ts-expect-error: not a reduction
+scatter({ data: new Float32Array(4), shape: [4] }, 0, idx, 1, { reduce: 'average' });
+// @ts-expect-error: 'zero' is the gathers' (a scatter drops)
+scatterND({ data: new Float32Array(4), shape: [4] }, { data: [1], shape: [1, 1] }, { data: new Float32Array(1), shape: [1] }, { outOfRange: 'zero' });
+// @ts-expect-error: tensorScatter does not reduce
+tensorScatter(cache, newRows, null, { reduce: 'add' });
+// @ts-expect-error: src of another type than the input's
+scatter({ data: new Float32Array(4), shape: [4] }, 0, idx, { data: new Int32Array(2), shape: [2] });
+// @ts-expect-error: a misspelt option (it throws at run time too)
+scatter({ data: new Float32Array(4), shape: [4] }, 0, idx, 1, { inplace: true });
+// @ts-expect-error: scatter needs its src
+scatter({ data: new Float32Array(4), shape: [4] }, 0, idx);
+
 // 4: the error codes.
 try {
   take(params, idx);
@@ -91,4 +130,4 @@ try {
 
 export const used: unknown[] = [built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
   none, axisResult, inPlace, into, maybeInPlace, byFlag, viaTakeOpts, nd, deq, intoShared, fromShared, view, i32Shape,
-  fromTyped, up, deqTyped];
+  fromTyped, up, deqTyped, bins, written, writtenConst, copied, summed, segments, kept2, intoOut, half, big, reduce, oor, notResult];
