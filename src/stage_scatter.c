@@ -53,10 +53,17 @@ static int run_place(void* ctx, size_t start, size_t count) {
   const size_t* counts = ws_array(job, job->ws_counts);
   size_t* order = ws_array(job, job->ws_order);
   for (size_t c = start; c < start + count; ++c) {
-    size_t next[WG_SCATTER_MAX_PARTS], size;
+    /* part p's items start after those of parts before it; chunk c's, after earlier chunks' */
+    size_t next[WG_SCATTER_MAX_PARTS], at = 0;
     for (size_t p = 0; p < job->parts; ++p) {
-      next[p] = part_start(job, p, &size);
-      for (size_t e = 0; e < c; ++e) next[p] += counts[e * job->max_parts + p];
+      size_t before = 0, total = 0;
+      for (size_t e = 0; e < job->chunks; ++e) {
+        size_t k = counts[e * job->max_parts + p];
+        total += k;
+        if (e < c) before += k;
+      }
+      next[p] = at + before;
+      at += total;
     }
     size_t q0, n = chunk_range(job, c, &q0);
     const size_t* dest = ws_array(job, job->ws_dest) + q0;
