@@ -257,22 +257,31 @@ export interface ScatterOptions<T extends DataArray> extends Omit<CommonOptions<
   dtype?: 'float16' | 'bfloat16';
 }
 
-/** What a scatter returns: its first argument for { inPlace: true }, else as the gathers. */
-export type ScatterResult<T extends DataArray, O> = O extends { inPlace: true } ? ResidentTensor<T> : OpResult<T, O>;
+/**
+ * What a scatter returns: its first argument for { inPlace: true }, else as the gathers
+ * (OpResult); either (the union) where the type of the options does not tell (`inPlace` a
+ * boolean: write `{ inPlace: true as const }` or pass it inline).
+ */
+export type ScatterResult<T extends DataArray, O> =
+  O extends { inPlace: infer P }
+    ? [P] extends [true] ? ResidentTensor<T>
+      : [P] extends [false | undefined | null] ? OpResult<T, O>
+      : OpResult<T, O> | ResidentTensor<T>
+    : OpResult<T, O>;
 
 /** torch.scatter / scatter_reduce, ONNX ScatterElements: input with src (or a number) combined at index along dim. */
-export function scatter<T extends DataArray, O extends ScatterOptions<T> = {}>(
+export function scatter<T extends DataArray, O extends ScatterOptions<Widened<T>> = {}>(
   input: TensorLike<T>, dim: number, index: TensorLike<IndexArray>, src: TensorLike<T> | number | bigint, opts?: O): ScatterResult<T, O>;
 
 /** ONNX's name for scatter (ScatterElements); the same function. */
 export const scatterElements: typeof scatter;
 
 /** ONNX ScatterND, tf.tensor_scatter_nd_*: updates' shape indices.shape[:-1] + data.shape[K:]. No 'mean'. */
-export function scatterND<T extends DataArray, O extends ScatterOptions<T> = {}>(
+export function scatterND<T extends DataArray, O extends ScatterOptions<Widened<T>> = {}>(
   data: TensorLike<T>, indices: TensorLike<IndexArray>, updates: TensorLike<T>, opts?: O): ScatterResult<T, O>;
 
 /** torch.index_add / index_copy / index_reduce, tf.math.unsorted_segment_*: source's shape input.shape[:axis] + index.shape + input.shape[axis+1:]. */
-export function indexReduce<T extends DataArray, O extends ScatterOptions<T> = {}>(
+export function indexReduce<T extends DataArray, O extends ScatterOptions<Widened<T>> = {}>(
   input: TensorLike<T>, axis: number, index: TensorLike<IndexArray>, source: TensorLike<T>, opts?: O): ScatterResult<T, O>;
 
 export interface TensorScatterOptions<T extends DataArray> {
@@ -287,7 +296,7 @@ export interface TensorScatterOptions<T extends DataArray> {
 }
 
 /** ONNX TensorScatter, the KV-cache write: update written along opts.axis of each batch row from writeIndices[b] (0 when absent). */
-export function tensorScatter<T extends DataArray, O extends TensorScatterOptions<T> = {}>(
+export function tensorScatter<T extends DataArray, O extends TensorScatterOptions<Widened<T>> = {}>(
   cache: TensorLike<T>, update: TensorLike<T>, writeIndices?: TensorLike<IndexArray> | null, opts?: O): ScatterResult<T, O>;
 
 /** How gatherBlockQuantized's codes are stored (onnxruntime's GatherBlockQuantized T1). */

@@ -49,7 +49,7 @@ export function scatterData(op, name, value, s, opts) {
 export function updatesTensor(op, name, value, s, data) {
   const u = dataTensor(op, name, value, s);
   if (u.Type !== data.Type) {
-    throw new TypeError(`${op}: ${name} must be a ${data.Type.name} like the tensor it updates, got ${u.Type.name}`);
+    throw new TypeError(`${op}: ${name} must be ${/^[AEIOU]/.test(data.Type.name) ? 'an' : 'a'} ${data.Type.name} like the tensor it updates, got ${u.Type.name}`);
   }
   u.dtype = data.dtype;
   return u;

@@ -5,7 +5,7 @@ import {
   gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, take, tensorScatter, upload,
 } from 'wasm-gather';
 import type {
-  ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, Reduce, ResidentTensor, Result, ScatterOutOfRange, Shape, TakeOptions,
+  ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, Reduce, ResidentTensor, Result, ScatterOptions, ScatterOutOfRange, Shape, TakeOptions,
   WasmGatherError,
 } from 'wasm-gather';
 import simd from 'wasm-gather/simd.wasm';
@@ -105,6 +105,13 @@ const reduce: Reduce = 'amax';
 const oor: ScatterOutOfRange = 'clamp';
 // @ts-expect-error: in place it is the resident tensor, not a Result
 const notResult: Result<Float32Array> = scatter(cache, 2, { data: [0], shape: [1, 1, 1] }, 0, { inPlace: true });
+// options typed by their interface (TypeScript 5.7+: Float32Array<ArrayBufferLike> against <ArrayBuffer>)
+const typedOpts: ScatterOptions<Float32Array> = { reduce: 'add' };
+const viaScatterOpts: Result<Float32Array> = scatter({ data: new Float32Array(4), shape: [4] }, 0, idx, 1, typedOpts);
+// inPlace held in a variable is a boolean: either a Result or the resident tensor, not surely a Result
+const flagOpts = { inPlace: true };
+// @ts-expect-error: it may be the resident tensor
+const notSurelyScattered: Result<Float32Array> = scatter(cache, 2, { data: [0], shape: [1, 1, 1] }, 0, flagOpts);
 // @ts-expect-error: not a reduction
 scatter({ data: new Float32Array(4), shape: [4] }, 0, idx, 1, { reduce: 'average' });
 // @ts-expect-error: 'zero' is the gathers' (a scatter drops)
@@ -128,6 +135,6 @@ try {
   const other: ErrorCode = 'ERR_WG_OTHER';
 }
 
-export const used: unknown[] = [built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
+export const used: unknown[] = [viaScatterOpts, notSurelyScattered, built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
   none, axisResult, inPlace, into, maybeInPlace, byFlag, viaTakeOpts, nd, deq, intoShared, fromShared, view, i32Shape,
   fromTyped, up, deqTyped, bins, written, writtenConst, copied, summed, segments, kept2, intoOut, half, big, reduce, oor, notResult];
