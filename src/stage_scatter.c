@@ -27,7 +27,7 @@ static int run_resolve(void* ctx, size_t start, size_t count) {
       size_t* counts = ws_array(job, job->ws_counts) + c * job->max_parts;
       memset(counts, 0, job->parts * sizeof *counts);
       for (size_t j = 0; j < n; ++j) {
-        if (dest[j] != WG_ZERO_BLOCK) counts[dest[j] / job->rows_per_part]++;
+        if (dest[j] != WG_ZERO_BLOCK) counts[dest[j] >> job->part_shift]++;
       }
     }
   }
@@ -68,7 +68,7 @@ static int run_place(void* ctx, size_t start, size_t count) {
     size_t q0, n = chunk_range(job, c, &q0);
     const size_t* dest = ws_array(job, job->ws_dest) + q0;
     for (size_t j = 0; j < n; ++j) {
-      if (dest[j] != WG_ZERO_BLOCK) order[next[dest[j] / job->rows_per_part]++] = q0 + j;
+      if (dest[j] != WG_ZERO_BLOCK) order[next[dest[j] >> job->part_shift]++] = q0 + j;
     }
   }
   return 1;
@@ -89,9 +89,9 @@ static int run_apply(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
   size_t row_bytes = job->row_elems * job->elem_bytes;
   for (size_t p = start; p < start + count && p < job->parts; ++p) {
-    size_t r0 = p * job->rows_per_part;
+    size_t r0 = p << job->part_shift, rows = (size_t)1 << job->part_shift;
     if (r0 >= job->dest_rows) break;
-    size_t r1 = job->dest_rows - r0 < job->rows_per_part ? job->dest_rows : r0 + job->rows_per_part;
+    size_t r1 = job->dest_rows - r0 < rows ? job->dest_rows : r0 + rows;
     if (job->out != job->data) memcpy(job->out + r0 * row_bytes, job->data + r0 * row_bytes, (r1 - r0) * row_bytes);
     uint32_t* hits = job->hits ? (uint32_t*)(void*)(job->workspace + job->ws_hits) : NULL;
     if (hits) memset(hits + r0, 0, (r1 - r0) * sizeof *hits);
@@ -130,8 +130,14 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   job->workspace = c->tensors[WG_TENSOR_workspace].ptr;
   /* A few parts a thread, for balance; any number gives the same result. */
   size_t parts = threads > 1 ? threads * 4 : 1;
-  job->parts = parts < job->max_parts ? parts : job->max_parts;
-  job->rows_per_part = (job->dest_rows + job->parts - 1) / job->parts;
+  if (parts > job->max_parts) parts = job->max_parts;
+  /* A part is a power of 2 of rows, so that an update's part is a shift, not a division (which
+   * cost more than the rest of the sort); the parts that hold rows are then at most `parts`. */
+  job->part_shift = 0;
+  while (job->part_shift + 1 < sizeof(size_t) * 8 && ((size_t)parts << job->part_shift) < job->dest_rows) {
+    job->part_shift++;
+  }
+  job->parts = parts > 1 ? ((job->dest_rows - 1) >> job->part_shift) + 1 : 1;
   wg_pick_reduce(c->tensors[WG_TENSOR_data].dtype, job->reduce, &job->kernels); /* checked by the plan */
 }
 

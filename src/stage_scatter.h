@@ -56,7 +56,8 @@ struct wg_scatter_job {
   wg_negative_mode negative;
   uint8_t* workspace;
   size_t elem_bytes;
-  size_t parts, rows_per_part;
+  size_t parts;      /* parts of the output, each 2^part_shift destination rows (the last fewer) */
+  unsigned part_shift;
   wg_reduce_kernels kernels;
 };
 
