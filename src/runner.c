@@ -60,7 +60,7 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   /* the index type and the policies (an op without indices has none) */
   uint32_t takes = wg_op_tensors(c->op);
   const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
-  int has_indices = ((takes >> WG_TENSOR_indices) & 1) && (present(idx) || !plan->indices_optional);
+  int has_indices = ((takes >> WG_TENSOR_indices) & 1) && (present(idx) || idx->ptr || !plan->indices_optional);
   if (((takes >> WG_TENSOR_indices) & 1) &&
       ((has_indices && wg_index_type_of(idx->dtype) < 0) ||
        !wg_oob_mode_valid((wg_oob_mode)c->attrs[WG_ATTR_out_of_range]) ||
