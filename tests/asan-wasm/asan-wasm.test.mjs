@@ -5,13 +5,13 @@
 // and the fuzz harness tests/fuzz/fuzz_ops.c as wasm programs. Against that build, each in a
 // child process: each op's suite of tests/ops/ (worked examples, seeded random cases, errors and
 // the bad-input matrix), the library-wide errors and the kernel lane tests (the library at build/asan/js/index.mjs through WG_TEST_API,
-// tests/lib/tested-api.mjs), then the fuzz corpus replayed and mutated for a while
-// (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
+// tests/lib/tested-api.mjs), then the fuzz corpus replayed and mutated for a while, and random
+// hostile calls of the scatters from JS (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
 // report, whatever the child's exit status (ASan prints its report through stderr, then ends
 // the process; a report from a pool worker leaves the process hanging, so it is killed).
 //
 // WG_WASM_FUZZ_SECONDS: the random fuzz loop's time per variant (default 20; both run at once);
-// WG_WASM_FUZZ_SEED (default 1); WG_ASAN_RANDOM_CASES: random cases per op and config (default
+// WG_WASM_FUZZ_JS_SECONDS: then the calls from JS (default 5); WG_WASM_FUZZ_SEED (default 1); WG_ASAN_RANDOM_CASES: random cases per op and config (default
 // 400). Skipped without Emscripten or CMake outside CI; in CI (CI set) a missing toolchain fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -24,6 +24,7 @@ import { runNode } from './child.mjs';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const API = join(root, 'build', 'asan', 'js', 'index.mjs');
 const SECONDS = Number(process.env.WG_WASM_FUZZ_SECONDS ?? 20);
+const JS_SECONDS = Number(process.env.WG_WASM_FUZZ_JS_SECONDS ?? 5);
 const SEED = process.env.WG_WASM_FUZZ_SEED ?? '1';
 const RANDOM_CASES = process.env.WG_ASAN_RANDOM_CASES ?? '400';
 
@@ -81,14 +82,14 @@ for (const [file, env] of SUITES) {
   });
 }
 
-test(`fuzz corpus replayed, then ${SECONDS} s of mutated inputs, through the sanitized harness (simd, simd-threaded at once)`, {
-  skip, timeout: (SECONDS + 300) * 1000,
+test(`fuzz corpus replayed, then ${SECONDS} s of mutated inputs, through the sanitized harness, then ${JS_SECONDS} s of scatter calls from JS (simd, simd-threaded at once)`, {
+  skip, timeout: (SECONDS + JS_SECONDS + 300) * 1000,
 }, async (t) => {
   const corpusDir = join(root, 'tests', 'fuzz', 'corpus');
   const corpus = readdirSync(corpusDir).reduce((n, op) => n + readdirSync(join(corpusDir, op)).length, 0);
   const variants = ['simd', 'simd-threaded'];
-  const runs = await Promise.all(variants.map((variant) => runNode(['tests/asan-wasm/fuzz.mjs',
-    '--variant', variant, '--seconds', String(SECONDS), '--seed', SEED], { cwd: root, timeout: (SECONDS + 240) * 1000 })));
+  const runs = await Promise.all(variants.map((variant) => runNode(['tests/asan-wasm/fuzz.mjs', '--variant', variant,
+    '--seconds', String(SECONDS), '--js-seconds', String(JS_SECONDS), '--seed', SEED], { cwd: root, timeout: (SECONDS + JS_SECONDS + 240) * 1000 })));
   // A failed run leaves the input it was running in build/asan/fuzz/<variant>.last: shown with the report.
   const last = (variant) => join(root, 'build', 'asan', 'fuzz', `${variant}.last`);
   for (const [k, variant] of variants.entries()) {
@@ -102,7 +103,12 @@ test(`fuzz corpus replayed, then ${SECONDS} s of mutated inputs, through the san
     const summary = JSON.parse(runs[k].output.trim().split('\n').pop());
     assert.equal(summary.corpus, corpus, `${variant}: replayed ${summary.corpus} corpus entries of ${corpus}`);
     assert.ok(summary.executions >= 50 * SECONDS, `${variant}: only ${summary.executions} executions in ${summary.seconds} s`);
+    // calls from JS: enough of them, and both results and refusals among them
+    const js = summary.jsOutcomes;
+    assert.ok(!JS_SECONDS || (summary.jsCalls >= 20 * JS_SECONDS && js.ok > summary.jsCalls / 5 && js.RangeError && js.TypeError),
+      `${variant}: ${summary.jsCalls} calls from JS in ${summary.jsSeconds} s: ${JSON.stringify(js)}`);
     t.diagnostic(`${variant}: ${summary.corpus} corpus entries, then ${summary.executions} mutated inputs in ` +
-      `${summary.seconds} s (${JSON.stringify(summary.perOp)}), seed ${summary.seed}`);
+      `${summary.seconds} s (${JSON.stringify(summary.perOp)}), then ${summary.jsCalls} scatter calls from JS in ` +
+      `${summary.jsSeconds} s (${JSON.stringify(js)}), seed ${summary.seed}`);
   });
 });

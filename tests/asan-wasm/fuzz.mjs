@@ -6,17 +6,22 @@
 // stderr and ends the process; the input being run is always in build/asan/fuzz/<variant>.last
 // as "<op> <hex>" (after a report from a pool worker the process hangs and must be killed, so it
 // cannot say which input it was). On success that file is removed and the last line of stdout
-// is a JSON summary. Run by tests/asan-wasm/asan-wasm.test.mjs.
+// is a JSON summary. Then, for --js-seconds, random hostile calls of the library's scatters from
+// JS against the sanitized library (build/asan/js/index.mjs, tests/asan-wasm/scatter-calls.mjs:
+// the binding's paths, in place, resident and opts.out included), on a pool of 3 threads in the
+// threaded variant, every call split over it; the .last file then says "js <seed>:<call>".
+// Run by tests/asan-wasm/asan-wasm.test.mjs.
 //
-//   node tests/asan-wasm/fuzz.mjs [--variant simd|simd-threaded] [--seconds N] [--seed N]
+//   node tests/asan-wasm/fuzz.mjs [--variant simd|simd-threaded] [--seconds N] [--js-seconds N] [--seed N]
 //   node tests/asan-wasm/fuzz.mjs --variant simd --replay $(cat build/asan/fuzz/simd.last)
 import { closeSync, ftruncateSync, openSync, readFileSync, readdirSync, unlinkSync, writeSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { Rng } from '../lib/rng.mjs';
 import { mutate } from './mutate.mjs';
+import { callOnce } from './scatter-calls.mjs';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const OPS = readdirSync(join(root, 'tests', 'fuzz', 'corpus')).sort(); // the fuzz targets, as CMakeLists.txt builds them
@@ -25,6 +30,7 @@ const { values: opt, positionals } = parseArgs({
   options: {
     variant: { type: 'string', default: 'simd' },
     seconds: { type: 'string', default: '20' },
+    'js-seconds': { type: 'string', default: '5' },
     seed: { type: 'string', default: '1' },
     replay: { type: 'boolean', default: false },
   },
@@ -73,20 +79,40 @@ process.on('exit', () => {
 // Runs one input, first writing it to the .last file; a failure that JS sees (a harness abort)
 // ends the process too.
 function runOrDie(run, op, input, what) {
-  const line = `${op} ${Buffer.from(input).toString('hex')}\n`;
-  writeSync(last, line, 0);
-  ftruncateSync(last, line.length);
+  runLogged(`${op} ${Buffer.from(input).toString('hex')}`, what, () => run(op, input));
+}
+
+// Runs fn with `line` in the .last file and `what` named if the process ends on the way.
+function runLogged(line, what, fn) {
+  writeSync(last, `${line}\n`, 0);
+  ftruncateSync(last, line.length + 1);
   running = what;
+  let result;
   try {
-    run(op, input);
+    result = fn();
   } catch (e) {
     console.error(`fuzz (${opt.variant}): ${e?.message ?? e}`);
     process.exit(1);
   }
   running = null;
+  return result;
+}
+
+// The sanitized library, for the calls from JS.
+async function loadLibrary(variant) {
+  const api = await import(pathToFileURL(join(root, 'build', 'asan', 'js', 'index.mjs')).href);
+  await api.init({ variant, ...(variant === 'simd-threaded' ? { threads: 3 } : {}), parallelThreshold: 0 });
+  return api;
 }
 
 const run = await loadHarness(opt.variant);
+if (opt.replay && positionals[0] === 'js') { // one call from JS: --replay js <seed>:<call>
+  const [seed, k] = (positionals[1] ?? '').split(':').map(Number);
+  const api = await loadLibrary(opt.variant);
+  const outcome = runLogged(`js ${seed}:${k}`, `the call ${seed}:${k} from JS`, () => callOnce(api, seed, k));
+  console.log(`replayed the call ${seed}:${k} from JS: ${outcome}, no failure`);
+  process.exit(0);
+}
 if (opt.replay) {
   const [op, hex] = positionals;
   if (!OPS.includes(op) || !/^([0-9a-f]{2})*$/.test(hex ?? '-')) throw new Error(`--replay needs an op (${OPS.join(', ')}) and the input in hex`);
@@ -114,7 +140,20 @@ while (Date.now() < end) {
     executions++;
   }
 }
+const seconds = (Date.now() - start) / 1000;
+
+// The scatters called from JS, each call seeded by (seed, its number).
+const api = await loadLibrary(opt.variant);
+const jsOutcomes = {};
+const jsStart = Date.now(), jsEnd = jsStart + Number(opt['js-seconds']) * 1000;
+let jsCalls = 0;
+while (Date.now() < jsEnd) {
+  const k = jsCalls++;
+  const outcome = runLogged(`js ${opt.seed}:${k}`, `the call ${opt.seed}:${k} from JS`, () => callOnce(api, Number(opt.seed), k));
+  jsOutcomes[outcome] = (jsOutcomes[outcome] ?? 0) + 1;
+}
+api.dispose();
 closeSync(last);
 unlinkSync(lastInputFile(opt.variant));
 console.log(JSON.stringify({ variant: opt.variant, seed: Number(opt.seed), corpus: entries.length,
-  executions, perOp, seconds: (Date.now() - start) / 1000 }));
+  executions, perOp, seconds, jsCalls, jsOutcomes, jsSeconds: (Date.now() - jsStart) / 1000 }));

@@ -10,10 +10,13 @@ const f = ({ elem = 2, itype = 0, mode = 0, pool = 0, split = 0 }) => elem | ity
 // | 0xe0 invalid negative-index policy; otherwise 0x80 negative indices refused (WG_NEGATIVE_ERROR)
 // dims: 0-5 as they are; others from the table in fuzz_ops.c
 const T = {
-  6: 0, 8: 2, 9: 3, 16: 6, 17: 7, 32: 9, 33: 10, 64: 12, 65: 13, 128: 15, 257: 19, 300: 20, 1000: 24,
-  1024: 25, 4097: 28, I64MAX: 38, SMAX: 40,
+  6: 0, 7: 1, 8: 2, 9: 3, 13: 4, 15: 5, 16: 6, 17: 7, 32: 9, 33: 10, 64: 12, 65: 13, 128: 15, 257: 19, 300: 20,
+  1000: 24, 1024: 25, 2047: 26, 4096: 27, 4097: 28, 40000: 31, I64MAX: 38, SMAX: 40,
 };
-const dim = (d) => (d <= 5 ? d : 0xb0 + T[d]);
+const dim = (d) => {
+  if (d > 5 && !(d in T)) throw new Error(`dim ${d} is not in fuzz_ops.c's table (DIM_TABLE)`);
+  return d <= 5 ? d : 0xb0 + T[d];
+};
 // index rank bytes: rank r with 0x40 (shapes made to fit), or 0x80 (gather: a rank of its own)
 const fit = (r) => 0x40 + (r + 6) % 7, own = (r) => 0x80 + (r + 5) % 7;
 // indices: [0, v] in range, [1, v] negative in range, [0x80 + k] an edge or hostile value k
@@ -46,6 +49,40 @@ function gbq({ qt = 'uint8', st = 'f32', zp = 0, pool = 0, split = 0, guard = 0,
     P.length, I.length, gaxis & 255, qaxis & 255, ...P.map(dim), ...I.map(dim),
     ...(badScales !== undefined ? [badScales] : []), ...(badZp !== undefined ? [badZp] : []), hostile, ...idx.flat()]);
 }
+// The scatters have a layout of their own (fuzz_ops.c, fuzz_scatter):
+// byte v: value type (0-11 as wg_value_type; 12-15 invalid) | reduce << 4 (0-5 none, add, mul,
+// max, min, mean; 6, 7 invalid; tensor_scatter: 1 circular, 6, 7 an invalid circular) | 0x80
+// include_self 0;
+// byte m: index type | mode << 2 (error, drop, clamp, invalid) | negative << 4 (wrap, error,
+// invalid; tensor_scatter 3: no write indices) | 0x40 pool | 0x80 split;
+// byte x: 1 in place | 2 guard zones | misalign << 2 | 0x20 include_self 2 | 0x40 invalid index
+// type | 0x80 shapes made to fit (fitted, the updates dims' bytes are: scatter, bit 0 src's
+// extra over index; tensor_scatter, the first the update's length);
+// ranks (data, index, updates: scatter, fitted, 0x40 + 1 the value form), axis, dims, hostile,
+// indices, update values, data values.
+// values: [small(v)] v in -4..4, [special(k)] the type's k-th edge (fuzz_ops.c, decode_value),
+// 0x80 and up any bits
+const VT = { i8: 0, u8: 1, i16: 2, u16: 3, i32: 4, u32: 5, i64: 6, u64: 7, f16: 8, bf16: 9, f32: 10, f64: 11, invalid: 12 };
+const RED = { none: 0, add: 1, mul: 2, max: 3, min: 4, mean: 5, invalid: 6, int32min: 7 };
+const small = (v) => v + 4, special = (k) => 0x60 + k;
+// (scatter, fitted: src's shape is index's plus srcExtra in each dim, or the value form)
+function sc({ vt = 'f32', reduce = 'none', noSelf = 0, circular = 0, itype = 0, mode = 0, negative = 0, noIdx = 0, pool = 0,
+  split = 0, inPlace = 0, guard = 0, misalign = 0, badSelf = 0, badItype = 0, fit = 1, valueForm = 0, srcExtra, axis = 0,
+  P, I = [], U, rawU = srcExtra === undefined ? undefined : I.map(() => srcExtra), hostile = 0, idx = [], upd = [],
+  data = [] }) {
+  const r = typeof circular === 'string' ? { 2: 6, '-1': 7 }[circular] : circular ? 1 : RED[reduce];
+  const v = (VT[vt] ?? vt) | r << 4 | noSelf << 7;
+  const m = itype | mode << 2 | (noIdx ? 3 : negative) << 4 | pool << 6 | split << 7;
+  const x = inPlace | guard << 1 | misalign << 2 | badSelf << 5 | badItype << 6 | fit << 7;
+  const ubytes = rawU ?? (U ?? []).map(dim); // fitted, the updates dims' bytes are raw (above)
+  const urank = valueForm ? 0x41 : ubytes.length;
+  return Uint8Array.from([v, m, x, P.length, I.length, urank, axis & 255, ...P.map(dim), ...I.map(dim), ...ubytes,
+    hostile, ...idx.flat(), ...upd, ...data]);
+}
+// tensor_scatter: no index dims (one write index a batch row); `len` the update's length
+// (fitted: len % (L + 1) for a cache length L <= 8)
+const ts = ({ len = 0, P, ...o }) => sc({ ...o, P, rawU: [len, ...P.slice(1).map(() => 0)] });
+const dups = (n, s) => Array.from({ length: n }, (_, i) => [0, (i * 5) % s]);
 // perturbation bytes: k << 3 | 0 one more dim, 1 one fewer, 2 dim k + 1, 3 dim k - 1, 4 dim k = 0,
 // 6 (zero points of uint8) the scales' unpacked shape, 7 dim k doubled
 const SEEDS = {
@@ -81,6 +118,95 @@ const SEEDS = {
     'negative-dim-u64': seed({ h: { itype: 3, mode: 2 }, g: 0x05, irank: fit(3), axis: -1, P: [3, 4, 5], I: [2, 3, 4], hostile: 128 }),
     'rank-mismatch': seed({ irank: own(2), P: [3, 3, 3], I: [3, 3] }),
     'negative-error-i64': seed({ h: { elem: 2, itype: 2 }, g: 0x80, irank: fit(2), axis: 1, P: [3, 4], I: [3, 2], idx: inRange(6) }),
+  },
+  scatter: {
+    'add-dups-f32': sc({ reduce: 'add', P: [4], I: [6], srcExtra: 0, idx: dups(6, 4), upd: [5, 6, 7, 8, 3, 2], data: [4, 5, 6, 7] }),
+    'none-last-write-i32-dim1': sc({ vt: 'i32', axis: 1, P: [2, 3], I: [2, 4], srcExtra: 0, idx: dups(8, 3) }),
+    'value-form-mul-i16': sc({ vt: 'i16', reduce: 'mul', valueForm: 1, P: [3, 4], I: [2, 4], axis: 1, idx: dups(8, 4), upd: [small(-3)] }),
+    'src-larger-max-f16-nan': sc({ vt: 'f16', reduce: 'max', P: [3, 3], I: [2, 2], srcExtra: 1, idx: dups(4, 3), upd: [special(4), special(1), small(2), special(6), special(0)] }),
+    'mean-no-self-i8-floor': sc({ vt: 'i8', reduce: 'mean', noSelf: 1, P: [3], I: [5], srcExtra: 0, idx: dups(5, 3), upd: [small(-3), small(-4), small(1), small(-1), small(2)] }),
+    'mean-self-u64': sc({ vt: 'u64', reduce: 'mean', itype: 3, P: [4], I: [7], srcExtra: 0, idx: dups(7, 2) }),
+    'min-f64-nan-zeros': sc({ vt: 'f64', reduce: 'min', P: [2], I: [6], srcExtra: 0, idx: dups(6, 2), upd: [special(1), special(0), special(4), small(-4), special(7), special(3)], data: [special(0), special(6)] }),
+    'max-bf16-ties-no-self': sc({ vt: 'bf16', reduce: 'max', noSelf: 1, P: [3], I: [6], srcExtra: 0, idx: dups(6, 3), upd: [special(0), special(1), special(3), special(5), special(2), special(1)] }),
+    'add-f16-rounding': sc({ vt: 'f16', reduce: 'add', P: [1], I: [5], srcExtra: 0, idx: dups(5, 1), upd: [small(1), small(1), small(1), special(13), special(12)], data: [special(14)] }),
+    'mul-wrap-u8': sc({ vt: 'u8', reduce: 'mul', P: [2], I: [8], srcExtra: 0, idx: dups(8, 2), upd: Array(8).fill(special(7)), data: [special(9), special(8)] }),
+    'pool-split-dups-u32': sc({ vt: 'u32', reduce: 'add', pool: 1, split: 1, P: [1024], I: [4096], srcExtra: 0, hostile: 4 }),
+    'pool-split-mean-f32-rank2': sc({ reduce: 'mean', noSelf: 1, pool: 1, split: 1, axis: 1, P: [64, 65], I: [64, 128], srcExtra: 0 }),
+    'drop-u64-hostile': sc({ vt: 'i64', itype: 3, mode: 1, reduce: 'add', P: [5, 3], I: [4, 3], srcExtra: 0, hostile: 128 }),
+    'clamp-negative-error-i32': sc({ vt: 'i16', mode: 2, negative: 1, reduce: 'min', P: [6], I: [6], srcExtra: 0, idx: [[0, 1], [1, 2], [0x81], [0x83], [0x80], [0x85]] }),
+    'error-last-index-in-place': sc({ vt: 'u16', inPlace: 1, reduce: 'add', P: [4], I: [5], srcExtra: 0, idx: [...dups(4, 4), [0x80]] }),
+    'error-pool-in-place': sc({ inPlace: 1, pool: 1, split: 1, itype: 2, P: [1000], I: [4096], srcExtra: 0, hostile: 1 }),
+    'guarded-misaligned-i64': sc({ vt: 'i64', reduce: 'max', guard: 1, misalign: 5, itype: 2, P: [3, 4], I: [3, 2], srcExtra: 1, axis: -1, idx: dups(6, 4) }),
+    scalar: sc({ vt: 'u8', reduce: 'add', P: [], I: [], srcExtra: 0, idx: [[1, 0]] }),
+    'empty-huge-dim': sc({ mode: 1, axis: 1, P: [0, 'SMAX'], I: [0, 3], srcExtra: 0 }),
+    'empty-dim-bad-index': sc({ axis: 0, P: [0, 2], I: [2, 2], srcExtra: 0, idx: dups(4, 1) }),
+    'huge-shape-query': sc({ reduce: 'add', P: ['SMAX', 2], I: [2, 2], srcExtra: 0 }),
+    'rank-mismatch': sc({ fit: 0, P: [3, 3], I: [3], U: [3] }),
+    'index-larger-than-src': sc({ fit: 0, P: [4], I: [3], U: [2] }),
+    'index-larger-than-input': sc({ fit: 0, axis: 1, P: [2, 3], I: [3, 1], U: [3, 1] }),
+    'invalid-reduce': sc({ reduce: 'invalid', P: [3], I: [2], srcExtra: 0 }),
+    'invalid-reduce-int32-min': sc({ reduce: 'int32min', P: [3], I: [2], srcExtra: 0 }),
+    'invalid-value-type': sc({ vt: 'invalid', P: [3], I: [2], srcExtra: 0 }),
+    'invalid-include-self': sc({ reduce: 'add', badSelf: 1, P: [3], I: [2], srcExtra: 0 }),
+    'invalid-mode': sc({ mode: 3, P: [3], I: [2], srcExtra: 0 }),
+    'invalid-index-type': sc({ badItype: 1, P: [3], I: [2], srcExtra: 0 }),
+    'invalid-negative-policy': sc({ negative: 2, P: [3], I: [2], srcExtra: 0 }),
+    'bad-axis': sc({ axis: 0x7f, P: [3], I: [2], srcExtra: 0 }),
+  },
+  scatter_nd: {
+    'rows-add-f32': sc({ reduce: 'add', P: [5, 3], I: [4, 1], idx: dups(4, 5) }),
+    'elements-k2-mul-i32': sc({ vt: 'i32', reduce: 'mul', P: [4, 5], I: [6, 2], hostile: 16 }),
+    'k0-whole-max-u8': sc({ vt: 'u8', reduce: 'max', P: [2, 3], I: [3, 0] }),
+    'none-last-write-bf16': sc({ vt: 'bf16', P: [3, 2, 2], I: [5, 2], idx: [[0, 1], [0, 0], [0, 1], [0, 0], [1, 2], [1, 1], [0, 1], [0, 0], [0, 2], [0, 1]] }),
+    'pool-split-dups-f16': sc({ vt: 'f16', reduce: 'add', pool: 1, split: 1, P: [64, 16], I: [1000, 1], hostile: 2 }),
+    'pool-split-min-no-self-i64': sc({ vt: 'i64', reduce: 'min', noSelf: 1, pool: 1, split: 1, itype: 2, P: [17, 9], I: [1024, 2] }),
+    'drop-u32-edges': sc({ vt: 'u16', mode: 1, itype: 1, reduce: 'add', P: [3, 4], I: [4, 2], idx: [[0x80], [0x81], [0x82], [0x83], [0x88], [0x89], [0x8a], [0x90]] }),
+    'clamp-negative-error-i64': sc({ vt: 'f64', mode: 2, negative: 1, itype: 2, reduce: 'max', P: [4, 3], I: [5, 2], hostile: 128 }),
+    'error-in-place-guarded': sc({ vt: 'i8', inPlace: 1, guard: 1, misalign: 3, reduce: 'add', P: [4, 2], I: [3, 1], idx: [[0, 1], [0, 3], [0x80]] }),
+    'empty-data-bad-index': sc({ P: [0, 3], I: [2, 1], idx: dups(2, 1) }),
+    'mean-refused': sc({ reduce: 'mean', P: [3, 2], I: [2, 1] }),
+    'depth-too-large': sc({ P: [3], I: [2, 2], fit: 0, U: [2] }),
+    'data-scalar': sc({ fit: 0, P: [], I: [1, 0], U: [1] }),
+    'indices-scalar': sc({ fit: 0, P: [3], I: [], U: [] }),
+    'updates-shape': sc({ fit: 0, P: [3, 2], I: [2, 1], U: [2, 3] }),
+    'huge-shape-query': sc({ reduce: 'add', P: ['SMAX', 'SMAX'], I: [2, 1] }),
+  },
+  index_reduce: {
+    'rows-mean-i32': sc({ vt: 'i32', reduce: 'mean', P: [4, 3], I: [6], idx: dups(6, 4), upd: [small(-4), small(-3), small(3)] }),
+    'axis1-max-f16': sc({ vt: 'f16', reduce: 'max', axis: 1, P: [2, 5, 3], I: [4], hostile: 8 }),
+    'prod-bf16-rounding': sc({ vt: 'bf16', reduce: 'mul', P: [2], I: [6], idx: dups(6, 2), upd: Array(6).fill(special(11)) }),
+    'scalar-index-add-u16': sc({ vt: 'u16', reduce: 'add', axis: -1, P: [3, 4], I: [], idx: [[1, 1]] }),
+    'pool-split-dups-i16': sc({ vt: 'i16', reduce: 'add', pool: 1, split: 1, P: [300, 8], I: [2047], hostile: 2 }),
+    'pool-split-mean-f64-inner': sc({ vt: 'f64', reduce: 'mean', noSelf: 1, pool: 1, split: 1, axis: 1, P: [4, 16, 33], I: [33] }),
+    'min-no-self-u32': sc({ vt: 'u32', reduce: 'min', noSelf: 1, itype: 1, P: [5], I: [4], idx: dups(4, 5) }),
+    'drop-negative-error': sc({ vt: 'i64', mode: 1, negative: 1, reduce: 'add', P: [3, 2], I: [5], idx: [[0, 1], [1, 1], [0x81], [0x85], [0, 2]] }),
+    'error-in-place': sc({ vt: 'u8', inPlace: 1, reduce: 'add', P: [3, 2], I: [3], idx: [[0, 1], [0, 2], [0x80]] }),
+    'empty-inner-bad-index': sc({ P: [3, 0], I: [2], idx: [[0x80], [0, 1]] }),
+    'invalid-axis': sc({ axis: 2, P: [3, 2], I: [2] }),
+    'data-scalar': sc({ fit: 0, P: [], I: [2], U: [2] }),
+    'updates-shape': sc({ fit: 0, P: [3, 2], I: [2], U: [2, 3] }),
+    'huge-shape-query': sc({ P: [2, 'SMAX'], I: [3] }),
+  },
+  tensor_scatter: {
+    'linear-f32': ts({ axis: 1, P: [2, 8, 4], len: 3, itype: 0, idx: [[0, 0], [0, 5]] }),
+    'linear-kv-axis-minus-2-f16': ts({ vt: 'f16', axis: -2, P: [2, 3, 6, 4], len: 2, itype: 2, idx: [[0, 4], [0, 1]] }),
+    'circular-wrap-u8': ts({ vt: 'u8', circular: 1, axis: 1, P: [3, 5, 2], len: 4, itype: 1, idx: [[0, 3], [0, 4], [0x8c]] }),
+    'circular-whole-cache-in-place': ts({ vt: 'i32', circular: 1, inPlace: 1, axis: 1, P: [2, 3], len: 3, idx: [[0, 2], [0x8d]] }),
+    'update-longer-than-cache-circular': sc({ fit: 0, circular: 1, axis: 1, P: [2, 3], U: [2, 4] }),
+    'no-write-indices-bf16': ts({ vt: 'bf16', noIdx: 1, axis: 2, P: [2, 2, 4], len: 3 }),
+    'pool-split-u64': ts({ vt: 'u64', pool: 1, split: 1, axis: 1, P: [4, 1024, 2], len: 1, hostile: 1 }),
+    'negative-write-index': ts({ axis: 1, itype: 2, P: [2, 4, 2], len: 2, idx: [[0, 1], [0x85]] }),
+    'write-past-the-end': ts({ vt: 'i16', axis: 1, P: [2, 4, 2], len: 3, idx: [[0, 1], [0x80]] }),
+    'guarded-misaligned-f64': ts({ vt: 'f64', guard: 1, misalign: 7, axis: 1, P: [2, 5, 1], len: 2, idx: [[0, 3], [0, 0]] }),
+    'axis-0-refused': ts({ axis: 0, P: [2, 4], len: 1 }),
+    'rank-1-refused': ts({ axis: 0, P: [4], len: 1 }),
+    'update-too-long-linear': sc({ fit: 0, axis: 1, P: [2, 3], U: [2, 4] }),
+    'update-shape': sc({ fit: 0, axis: 1, P: [2, 3, 2], U: [2, 2, 3] }),
+    'invalid-circular': ts({ circular: '2', axis: 1, P: [2, 3], len: 1 }),
+    'invalid-circular-minus-1': ts({ circular: '-1', axis: 1, P: [2, 3], len: 1 }),
+    'invalid-elem-size': ts({ vt: 13, axis: 1, P: [2, 3], len: 1 }),
+    'invalid-index-type': ts({ badItype: 1, axis: 1, P: [2, 3], len: 1 }),
+    'empty-cache-large-batch': ts({ axis: 1, P: [4097, 0, 2], len: 0, hostile: 16 }),
   },
   gather_block_quantized: {
     'uint8-4bit-rows': gbq({ P: [6, 16], I: [3], idx: inRange(3) }),
