@@ -2,16 +2,6 @@
 
 #include <string.h>
 
-/* Reads index p as its 64 bits (sign-extended) and its sign. */
-static inline uint64_t load_index(const void* indices, wg_index_type type, size_t p, int* neg) {
-  switch (type) {
-    case WG_INDEX_I32: { int32_t v = ((const int32_t*)indices)[p]; *neg = v < 0; return (uint64_t)v; }
-    case WG_INDEX_U32: *neg = 0; return ((const uint32_t*)indices)[p];
-    case WG_INDEX_I64: { int64_t v = ((const int64_t*)indices)[p]; *neg = v < 0; return (uint64_t)v; }
-    default: *neg = 0; return ((const uint64_t*)indices)[p];
-  }
-}
-
 /* Returns the position in [0, s) that index v (bits, sign) selects, or WG_ZERO_BLOCK, setting
  * *bad in error mode. wrap: whether a negative index counts from the end (WG_NEGATIVE_WRAP). */
 static inline size_t resolve_one(uint64_t v, int neg, int wrap, size_t s, wg_oob_mode mode,
@@ -83,14 +73,15 @@ int wg_find_bad_index(const void* indices, wg_index_type type, wg_negative_mode 
   for (size_t p = 0; p < count; ++p) {
     int bad = 0, neg;
     size_t k = depth > 1 ? p % depth : 0;
-    uint64_t v = load_index(indices, type, p, &neg);
-    resolve_one(v, neg, wrap, dim_sizes[k], WG_OOB_ERROR, &bad);
+    uint64_t v = wg_load_index(indices, type, p, &neg);
+    if (dim_sizes) resolve_one(v, neg, wrap, dim_sizes[k], WG_OOB_ERROR, &bad);
+    else bad = neg;
     if (bad) {
       if (err) {
         err->arg = WG_ARG_INDICES;
         err->dim = (int64_t)(first_dim + k);
         err->position = (int64_t)p;
-        err->limit = (int64_t)dim_sizes[k];
+        err->limit = dim_sizes ? (int64_t)dim_sizes[k] : -1;
         memcpy(&err->value, &v, sizeof err->value); /* the value; for a uint64, its bits */
       }
       return 1;

@@ -42,14 +42,25 @@ wg_status wg_resolve_indices(const void* indices, wg_index_type type, size_t fir
                              size_t* off);
 
 /* Finds the first index (lowest flat position) that is outside [-s, s) (outside [0, s) under
- * WG_NEGATIVE_ERROR), where the index at position p is checked against dim_sizes[p % depth].
- * Returns 1 and fills *err if there is one. */
+ * WG_NEGATIVE_ERROR), where the index at position p is checked against dim_sizes[p % depth];
+ * dim_sizes NULL: no bound, only a negative index is bad (err->limit -1). Returns 1 and fills
+ * *err if there is one. */
 int wg_find_bad_index(const void* indices, wg_index_type type, wg_negative_mode negative,
                       size_t count, size_t depth,
                       const size_t* dim_sizes, size_t first_dim, wg_error_info* err);
 
 /* off[j] += base + j * step for every j that is not WG_ZERO_BLOCK. */
 void wg_offsets_add_ramp(size_t* off, size_t n, size_t base, size_t step);
+
+/* Reads index p as its 64 bits (sign-extended) and its sign. */
+static inline uint64_t wg_load_index(const void* indices, wg_index_type type, size_t p, int* neg) {
+  switch (type) {
+    case WG_INDEX_I32: { int32_t v = ((const int32_t*)indices)[p]; *neg = v < 0; return (uint64_t)v; }
+    case WG_INDEX_U32: *neg = 0; return ((const uint32_t*)indices)[p];
+    case WG_INDEX_I64: { int64_t v = ((const int64_t*)indices)[p]; *neg = v < 0; return (uint64_t)v; }
+    default: *neg = 0; return ((const uint64_t*)indices)[p];
+  }
+}
 
 int wg_index_type_valid(wg_index_type type);
 /* Bytes of one index of the type (4 or 8). */

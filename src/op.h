@@ -41,6 +41,7 @@ typedef struct wg_index_check {
   size_t depth;
   const size_t* dim_sizes;
   size_t first_dim;
+  int unbounded; /* every index but a negative one is in range (dim_sizes not read) */
 } wg_index_check;
 
 typedef struct wg_plan {

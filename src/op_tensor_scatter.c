@@ -14,7 +14,7 @@ typedef struct tensor_scatter_plan {
   size_t middle;     /* prod(cache.shape[1:axis]) */
   size_t cache_len;  /* cache.shape[axis] */
   size_t update_len; /* update.shape[axis] */
-  size_t index_size; /* write indices are below this: what fits, or any (circular) */
+  size_t index_size; /* linear: write indices below this fit (circular: any but a negative one) */
   int circular;
 } tensor_scatter_plan;
 
@@ -24,20 +24,23 @@ static int tensor_scatter_resolve(const wg_scatter_job* job, size_t q, size_t n,
   for (size_t j = 0; j < n;) { /* a run of positions of one (batch, middle) row at a time */
     size_t s = (q + j) % t->update_len, row = (q + j) / t->update_len, b = row / t->middle;
     size_t k = t->update_len - s < n - j ? t->update_len - s : n - j;
-    size_t w = 0;
-    if (job->indices &&
-        wg_resolve_indices(job->indices, job->index_type, b, 0, 1, t->index_size, 0, 1, WG_OOB_ERROR,
-                           WG_NEGATIVE_ERROR, 0, &w) != WG_OK) {
-      return 0;
-    }
-    size_t base = row * t->cache_len;
+    size_t w = 0, base = row * t->cache_len;
     if (t->circular) {
-      size_t pos = (w % t->cache_len + s) % t->cache_len;
+      /* any write index that is not negative, taken modulo the length as it is (64 bits) */
+      int neg = 0;
+      uint64_t v = job->indices ? wg_load_index(job->indices, job->index_type, b, &neg) : 0;
+      if (neg) return 0;
+      size_t pos = (size_t)((v % t->cache_len + s) % t->cache_len);
       for (size_t i = 0; i < k; ++i) {
         dest[j + i] = base + pos;
         if (++pos == t->cache_len) pos = 0;
       }
     } else {
+      if (job->indices &&
+          wg_resolve_indices(job->indices, job->index_type, b, 0, 1, t->index_size, 0, 1, WG_OOB_ERROR,
+                             WG_NEGATIVE_ERROR, 0, &w) != WG_OK) {
+        return 0;
+      }
       for (size_t i = 0; i < k; ++i) dest[j + i] = base + w + s + i;
     }
     j += k;
@@ -88,7 +91,8 @@ static wg_status plan_tensor_scatter(const wg_call* c, tensor_scatter_plan* t, w
   t->cache_len = cache->shape[axis];
   t->update_len = update_len;
   t->circular = circular;
-  t->index_size = circular ? SIZE_MAX : t->cache_len - update_len + 1;
+  /* linear: the write indices below this fit (saturated: a cache of SIZE_MAX positions) */
+  t->index_size = t->cache_len - update_len == SIZE_MAX ? SIZE_MAX : t->cache_len - update_len + 1;
   int empty = wg_prod(cache->shape, 0, cache->rank) == 0;
   size_t rows = empty ? 0 : cache->shape[0] * t->middle;
   t->job = (wg_scatter_job){.nitems = rows * update_len, .row_elems = wg_prod(cache->shape, axis + 1, cache->rank),
@@ -96,7 +100,8 @@ static wg_status plan_tensor_scatter(const wg_call* c, tensor_scatter_plan* t, w
                             .reduce = WG_REDUCE_NONE, .include_self = 1};
   t->job.src_step = t->job.row_elems;
   t->plan.indices_optional = 1;
-  t->plan.check = (wg_index_check){.depth = 1, .dim_sizes = &t->index_size, .first_dim = axis};
+  t->plan.check = (wg_index_check){.depth = 1, .dim_sizes = &t->index_size, .first_dim = axis,
+                                   .unbounded = circular};
   return wg_plan_scatter(&t->plan, &t->job, elem, err);
 }
 

@@ -46,7 +46,8 @@ static int find_bad_index(const wg_plan* plan, const wg_call* c, wg_error_info* 
   const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
   return wg_find_bad_index(idx->ptr, (wg_index_type)wg_index_type_of(idx->dtype),
                            (wg_negative_mode)c->attrs[WG_ATTR_negative_indices],
-                           wg_prod(idx->shape, 0, idx->rank), plan->check.depth, plan->check.dim_sizes,
+                           wg_prod(idx->shape, 0, idx->rank), plan->check.depth,
+                           plan->check.unbounded ? NULL : plan->check.dim_sizes,
                            plan->check.first_dim, err);
 }
 
@@ -94,5 +95,8 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and
    * looked for when the output is empty: no stage looked then). */
   if (scan && (failed || out_count == 0) && find_bad_index(plan, c, err)) return WG_ERR_INDEX_OUT_OF_RANGE;
+  /* A stage stopped, yet no index is bad: the stage and the check disagree. Never OK: the output
+   * is not written. */
+  if (failed) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_INDICES, -1, -1, -1);
   return WG_OK;
 }
