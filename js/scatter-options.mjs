@@ -1,6 +1,6 @@
 // What the scatters (js/ops/) share: the
 // reduction and includeSelf, the 16-bit float types of opts.dtype, and updates of data's type.
-import { dataTensor, describeValue, typeName } from './tensor.mjs';
+import { DATA_TYPES_F16, dataTensor, describeValue, typeName } from './tensor.mjs';
 
 /** The scatters' opts.outOfRange values: 'drop' skips an update out of range (C's WG_OOB_ZERO). */
 export const SCATTER_MODES = Object.freeze(['error', 'drop', 'clamp']);
@@ -32,7 +32,7 @@ const Float16 = typeof globalThis.Float16Array === 'function' ? globalThis.Float
  * given: bits in a Uint16Array (or a Float16Array, float16 without opts.dtype).
  */
 export function scatterData(op, name, value, s, opts) {
-  const d = dataTensor(op, name, value, s);
+  const d = dataTensor(op, name, value, s, DATA_TYPES_F16);
   const dtype = opts !== null && typeof opts === 'object' ? opts.dtype : undefined;
   if (dtype === undefined) return d;
   if (!Object.hasOwn(HALF_TYPES, dtype)) {
@@ -47,7 +47,7 @@ export function scatterData(op, name, value, s, opts) {
 
 /** The updates (`name`: what the op calls them), of the data's array type and dtype. */
 export function updatesTensor(op, name, value, s, data) {
-  const u = dataTensor(op, name, value, s);
+  const u = dataTensor(op, name, value, s, DATA_TYPES_F16);
   if (u.Type !== data.Type) {
     throw new TypeError(`${op}: ${name} must be ${/^[AEIOU]/.test(data.Type.name) ? 'an' : 'a'} ${data.Type.name} like the tensor it updates, got ${u.Type.name}`);
   }
@@ -65,7 +65,8 @@ export function valueTensor(op, name, value, data) {
     x = BigInt(x);
   } else {
     if (typeof x === 'bigint') throw new TypeError(`${op}: ${name} must be a number for a ${Type.name}, got ${x}n`);
-    if (data.dtype === 'F16') x = f16Bits(x);
+    // bits for a Uint16Array of float16 or bfloat16; a Float16Array converts the number itself
+    if (data.dtype === 'F16' && Type !== Float16) x = f16Bits(x);
     else if (data.dtype === 'BF16') x = bf16Bits(x);
   }
   const arr = new Type(1);

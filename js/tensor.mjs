@@ -72,9 +72,12 @@ function checkLength(op, name, length, shape, n = product(shape), note = '') {
  * A data tensor: any numeric TypedArray, or a resident tensor of `owner` (the current module).
  * Returns { shape, Type, bytes } plus data (the caller's TypedArray) or ptr (its wasm address).
  */
-export function dataTensor(op, name, t, owner) {
-  return typedTensor(op, name, t, owner, { Types: DATA_TYPES, what: 'a TypedArray (Float32Array, Int32Array, BigInt64Array, ...)' });
+export function dataTensor(op, name, t, owner, Types = DATA_TYPES) {
+  return typedTensor(op, name, t, owner, { Types, what: 'a TypedArray (Float32Array, Int32Array, BigInt64Array, ...)' });
 }
+
+/** Every data array type and, where the runtime has one, Float16Array (float16 for the scatters). */
+export const DATA_TYPES_F16 = [...DTYPES.keys()];
 
 /**
  * A tensor whose data is one of `Types` (`what` names them in messages) and holds
