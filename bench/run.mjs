@@ -1,10 +1,11 @@
 // The benchmark: every implementation on every workload of common/workloads.mjs
 // (W: take/gatherND/gather; Q: gatherBlockQuantized; T: W1-W5 through tf.gather/tf.gatherND with
-// tfjs's stock kernels and with wasm-gather/tfjs), in one run, each output checked equal to the
+// tfjs's stock kernels and with wasm-gather/tfjs) and common/scatter-workloads.mjs (S: the
+// scatters, bench/scatter-suite.mjs), in one run, each output checked equal to the
 // reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
-//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W and T likewise): one suite alone; the
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T and S likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
 //                                            committed bench/results.json and results-browser.json)
@@ -28,6 +29,7 @@ import { tfjsAdapterGroups } from './peers/tfjs-adapter.mjs';
 import { wasmGatherGroups, wasmGatherQuantizedGroups } from './lib/wasm-gather-runners.mjs';
 import { buildNative } from './native/build.mjs';
 import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
+import { runScatterSuite } from './scatter-suite.mjs';
 
 const exec = promisify(execFile);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -35,7 +37,7 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-const SUITES = ['W', 'Q', 'T'];
+const SUITES = ['W', 'Q', 'T', 'S'];
 const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
 const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
 if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
@@ -90,7 +92,10 @@ const baselineGroup = {
   ],
 };
 
-async function runGroup(group, cases, results) {
+// A group's runners on every case: row per (runner, case). `b`: the timing budget (the slow S
+// peers take a smaller one). A runner instance may bring its own output check (same), and with
+// hash: true its checked output's hash is recorded.
+async function runGroup(group, cases, results, b = budget) {
   await group.begin();
   try {
     for (const r of group.runners) {
@@ -100,18 +105,20 @@ async function runGroup(group, cases, results) {
         let inst;
         try {
           inst = await r.setup(c.w, c.t);
-          if (inst.note) row.note = inst.note;
           const inUseBefore = inst.heap?.().heapInUse;
           let out = await inst.run();
           if (inst.check) out = inst.check();
-          if (!inst.unchecked && !(c.same ?? sameBytes)(out, c.expected)) throw new Error('output differs from the reference');
+          if (!inst.unchecked && !(inst.same ?? c.same ?? sameBytes)(out, c.expected)) throw new Error('output differs from the reference');
+          if (inst.note) row.note = inst.note; // (after the check, which may add to it)
+          if (inst.hash) row.outputHash = fnv1a(out);
           if (inst.heap) {
             const h = inst.heap();
             row.peakCallBytes = h.lastCallBytes;
             row.memoryBytes = h.memoryBytes;
+            if (c.suite === 'S') row.heapInUse = h.heapInUse;
           }
           if (inst.residentBytes !== undefined) row.residentBytes = inst.residentBytes;
-          Object.assign(row, await measure(inst.run, budget));
+          Object.assign(row, await measure(inst.run, b));
           if (inst.heap) row.heapGrowth = inst.heap().heapInUse - inUseBefore; // over every call of the measurement
           row.gbps = c.bytes / row.medianMs / 1e6;
           log(`${r.impl.padEnd(52)} ${c.w.id.padEnd(4)} ${row.medianMs.toFixed(4).padStart(10)} ms`);
@@ -255,6 +262,14 @@ if (runs('T')) {
   tWorkloads = workloadRows(cases);
 }
 
+let sWorkloads, sChecks;
+if (runs('S')) {
+  // The scatters: in place, in-wasm and one-shot, against onnxruntime-web, tfjs and plain JS.
+  const s = await runScatterSuite({ cores, quick, runGroup, log });
+  results.push(...s.results);
+  ({ sWorkloads, sChecks } = s);
+}
+
 // With --only, the other suite's rows come from the last results.json, with the date of their run.
 let previous;
 if (only) {
@@ -271,6 +286,8 @@ const report = {
   workloads: workloads ?? previous?.workloads ?? [],
   qWorkloads: qWorkloads ?? previous?.qWorkloads ?? [],
   tWorkloads: tWorkloads ?? previous?.tWorkloads ?? [],
+  sWorkloads: sWorkloads ?? previous?.sWorkloads ?? [],
+  sChecks: sChecks ?? previous?.sChecks ?? [],
   results,
   init: init ?? previous?.init ?? [],
   sizes: sizes(),

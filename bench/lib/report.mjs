@@ -2,11 +2,13 @@
 // (how to run the benchmark, a summary, the tables, ratios and the benchmark targets, each marked
 // met or missed) and docs/ratios.svg (speed-ups over the fastest peer). That file is the one copy
 // of the figures: nothing else (README.md included) holds benchmark tables.
-// Three suites: W (take, gatherND, gather), Q (gatherBlockQuantized) and T (tf.gather/tf.gatherND
-// with tfjs's stock kernels and with wasm-gather/tfjs), each with its own tables and targets; rows
-// carry `suite` (absent in older results.json: W). B: the W workloads in Chromium.
+// Four suites: W (take, gatherND, gather), Q (gatherBlockQuantized), T (tf.gather/tf.gatherND
+// with tfjs's stock kernels and with wasm-gather/tfjs) and S (the scatters: report-scatter.mjs),
+// each with its own tables and targets; rows carry `suite` (absent in older results.json: W).
+// B: the W workloads in Chromium.
 import { writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+import { sMarkdown } from './report-scatter.mjs';
 
 const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
 const PEER_WORKLOADS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
@@ -111,10 +113,11 @@ const HOW = [
   '',
   '## Running it',
   '',
-  '- `npm run bench` builds, then runs every implementation on every workload (`common/workloads.mjs`) in one process, checks each ' +
-  'output bitwise against the reference (`common/reference.mjs`, `common/reference-quantized.mjs`) before timing it, and writes ' +
+  '- `npm run bench` builds, then runs every implementation on every workload (`common/workloads.mjs`, ' +
+  '`common/scatter-workloads.mjs`) in one process, checks each output bitwise against the reference (`common/reference.mjs`, ' +
+  '`common/reference-quantized.mjs`, the scatters\' own) before timing it, and writes ' +
   '`bench/results.json`, this file and its chart. `npm run bench -- --quick`: short budgets, a smoke test of the harness.',
-  '- `node bench/run.mjs --only Q` (or `W`, `T`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
+  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
   'last `bench/results.json`, with their dates.',
   '- `npm run bench -- --browser` (`bench/browser/`): W1-W5 in Debian\'s headless Chromium, on a cross-origin isolated page and on ' +
   'a plain one, with onnxruntime-web and TensorFlow.js\'s wasm backend in the same page; writes `bench/results-browser.json` and ' +
@@ -123,7 +126,9 @@ const HOW = [
   '',
   'Workloads: W1 embedding lookup (`take`, [32000, 512] by 4096 rows), W2 `gatherND` slices with batch dims, W3 `gatherND` of ' +
   'single elements, W4a/W4b `gather` (torch) along dim 1, W5 a tiny `take` (call overhead); Q1-Q4 `gatherBlockQuantized` on ' +
-  'block-quantized embedding tables; T: W1-W5 through TensorFlow.js\'s `tf.gather`/`tf.gatherND`.',
+  'block-quantized embedding tables; T: W1-W5 through TensorFlow.js\'s `tf.gather`/`tf.gatherND`; S1-S5 the scatters ' +
+  '(`common/scatter-workloads.mjs`): an embedding gradient (`indexReduce`), KV-cache writes (`tensorScatter`, `scatterND`), a ' +
+  'histogram and a row-wise write (`scatter`), and a tiny `scatterND` (call overhead).',
   '',
   'Implementations: wasm-gather `simd` and `simd-threaded` at 1 and 2 threads in several modes (below), the same C compiled ' +
   'natively (`-O3`, one thread, `bench/native/`), one `memory.copy` of the output bytes (the bandwidth bound), plain JS loops, ' +
@@ -161,6 +166,7 @@ function markdown(report, chart) {
   if (report.browser?.length) bMarkdown(report.browser, L);
   if (report.qWorkloads?.length) qMarkdown(report, L);
   if (report.tWorkloads?.length) tMarkdown(report, L);
+  if (report.sWorkloads?.length) sMarkdown(report, L);
   return L.join('\n').trimEnd() + '\n';
 }
 

@@ -1,5 +1,6 @@
-// A one-node ONNX model (ModelProto bytes) for Gather, GatherElements or GatherND, or for
-// com.microsoft.GatherBlockQuantized (gatherBlockQuantizedModel), written with a
+// A one-node ONNX model (ModelProto bytes) for Gather, GatherElements or GatherND, for
+// com.microsoft.GatherBlockQuantized (gatherBlockQuantizedModel), or for ScatterElements,
+// ScatterND or TensorScatter (scatterModel), written with a
 // tiny protobuf encoder so no schema file is needed. Field numbers are those of onnx.proto.
 // A message is built as a list of byte chunks and concatenated once at the end, so a large
 // initializer is copied only once.
@@ -9,6 +10,7 @@ const WIRE_BYTES = 2;
 // TensorProto.DataType: FLOAT, UINT8, INT32, INT64, FLOAT16, BFLOAT16, UINT4, INT4.
 const ELEM_TYPE = { float32: 1, uint8: 2, int32: 6, int64: 7, float16: 10, bfloat16: 16, uint4: 21, int4: 22 };
 const ATTR_INT = 2; // AttributeProto.AttributeType INT
+const ATTR_STRING = 3; // AttributeProto.AttributeType STRING
 
 // Base-128 varint; negatives are encoded as 64-bit two's complement, as protobuf int64 is.
 function varint(v) {
@@ -45,8 +47,10 @@ function tensor(name, array, shape, dtype = 'float32') {
   return [...shape.flatMap((d) => int(1, d)), ...int(2, ELEM_TYPE[dtype]), ...str(8, name), ...bytes(9, [raw])];
 }
 
-// AttributeProto: name = 1, i = 3, type = 20.
+// AttributeProto: name = 1, i = 3, s = 4, type = 20.
 const intAttr = (name, v) => [...str(1, name), ...int(3, v), ...int(20, ATTR_INT)];
+const strAttr = (name, v) => [...str(1, name), ...str(4, v), ...int(20, ATTR_STRING)];
+const attr = (name, v) => (typeof v === 'string' ? strAttr(name, v) : intAttr(name, v));
 
 /**
  * Model bytes for `out = opType(data, indices, attrs)`, float32 data.
@@ -119,4 +123,34 @@ export function gatherBlockQuantizedModel(spec) {
   ];
   // IR 10 (int4/uint4 tensors), ai.onnx 21 and com.microsoft 1.
   return modelBytes(10, graph, [['', 21], ['com.microsoft', 1]]);
+}
+
+/**
+ * Model bytes for `out = opType(data, indices, updates, attrs)` of float32 data, the scatters:
+ * the tensor written to first (TensorScatter's past_cache), then the indices and the updates
+ * (ScatterElements, ScatterND), or the update and the write indices (TensorScatter: `order:
+ * ['updates', 'indices']`).
+ * spec: { opType, attrs ({ axis: 1, reduction: 'add', mode: 'circular' }: strings are STRING
+ *   attributes), dataShape, indicesShape, indicesType, updatesShape, order?, opset,
+ *   initializer?: Float32Array (data baked into the model: its graph inputs are then the others) }.
+ * Opsets: ScatterElements and ScatterND take reduction 'add' from 16, TensorScatter is 24.
+ * https://onnx.ai/onnx/operators/onnx__ScatterND.html, onnx__TensorScatter.html
+ */
+export function scatterModel({ opType, attrs = {}, dataShape, indicesShape, indicesType, updatesShape, order = ['indices', 'updates'], opset, initializer }) {
+  const node = [
+    ...str(1, 'data'), ...order.flatMap((n) => str(1, n)), ...str(2, 'out'), ...str(4, opType),
+    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, attr(k, v))),
+  ];
+  const info = { indices: ['indices', indicesType, indicesShape], updates: ['updates', 'float32', updatesShape] };
+  const inputs = order.map((n) => info[n]);
+  if (!initializer) inputs.unshift(['data', 'float32', dataShape]);
+  const graph = [
+    ...bytes(1, node),
+    ...str(2, opType.toLowerCase()),
+    ...(initializer ? bytes(5, tensor('data', initializer, dataShape)) : []),
+    ...inputs.flatMap((i) => bytes(11, valueInfo(...i))),
+    ...bytes(12, valueInfo('out', 'float32', dataShape)),
+  ];
+  // IR 10 reads every opset up to 24 in onnxruntime 1.30 (it checks the IR version, not its opsets).
+  return modelBytes(10, graph, [['', opset]]);
 }
