@@ -13,7 +13,8 @@
  *   2. place (over chunks): each chunk's items into order[], part by part, chunks in order;
  *   3. apply (over parts): the part's rows of data copied to out, then its items applied in
  *      order (the mean divided at the end).
- * Parts are ranges of destination rows; with one thread there is one part and no sort. */
+ * Parts are ranges of destination rows; with one thread, or rows too short to be worth the sort,
+ * there is one part and no sort. */
 #ifndef WG_STAGE_SCATTER_H
 #define WG_STAGE_SCATTER_H
 
@@ -32,6 +33,8 @@ typedef int (*wg_scatter_resolve_fn)(const wg_scatter_job* job, size_t q, size_t
 /* Most parts and chunks a call uses (the workspace holds a count per chunk and part). */
 #define WG_SCATTER_MAX_PARTS 16
 #define WG_SCATTER_MAX_CHUNKS 64
+/* Bytes of an update row below which the updates are not grouped over threads (wg_plan_scatter). */
+#define WG_SCATTER_MIN_GROUPED_ROW 64
 
 struct wg_scatter_job {
   /* set by the op's plan */

@@ -17,8 +17,13 @@ const CONFIGS = [
 
 // Floats of many magnitudes (so that the order of a sum shows in its bits), and few
 // destinations (so that every part of the output gets updates from every thread's chunk).
+// Short rows of float32 and the like run on one thread (src/stage_scatter.h); the grouped runs
+// are those of rows of 64 bytes or more, and of 16-bit floats.
 const floats = (rng, n) => Float32Array.from({ length: n }, () => (rng.next() - 0.5) * 10 ** rng.int(-3, 6));
 const ints = (rng, n, hi) => Int32Array.from({ length: n }, () => rng.int(0, hi - 1));
+// float16 bits of values in ±[0.25, 4): no zero, no infinity, and sums that stay finite, so
+// that no update makes a NaN (whose sign wasm leaves open)
+const halves = (rng, n) => Uint16Array.from({ length: n }, () => (rng.int(0, 1) << 15) | (rng.int(13, 16) << 10) | rng.int(0, 1023));
 
 // Each case: [name, fn, args]; big enough for several chunks and parts (src/stage_scatter.h).
 function cases() {
@@ -29,12 +34,16 @@ function cases() {
       { data: ints(rng, 3 * 40000, 500), shape: [3, 40000] }, { data: floats(rng, 3 * 40000), shape: [3, 40000] }, { reduce }]]);
     out.push([`scatter ${reduce} includeSelf false`, scatter, [{ data: floats(rng, 700), shape: [700] }, 0,
       { data: ints(rng, 90000, 700), shape: [90000] }, { data: floats(rng, 90000), shape: [90000] }, { reduce, includeSelf: false }]]);
-    out.push([`indexReduce ${reduce}`, indexReduce, [{ data: floats(rng, 64 * 8), shape: [64, 8] }, 0,
-      { data: ints(rng, 20000, 64), shape: [20000] }, { data: floats(rng, 20000 * 8), shape: [20000, 8] }, { reduce }]]);
+    // rows of 16 float32 (64 bytes): long enough to be grouped (src/stage_scatter.h)
+    out.push([`indexReduce ${reduce}`, indexReduce, [{ data: floats(rng, 64 * 16), shape: [64, 16] }, 0,
+      { data: ints(rng, 20000, 64), shape: [20000] }, { data: floats(rng, 20000 * 16), shape: [20000, 16] }, { reduce }]]);
+    // float16 elements: grouped too (each update is converted)
+    out.push([`scatter float16 ${reduce}`, scatter, [{ data: halves(rng, 600), shape: [600] }, 0,
+      { data: ints(rng, 60000, 600), shape: [60000] }, { data: halves(rng, 60000), shape: [60000] }, { reduce, dtype: 'float16' }]]);
     if (reduce !== 'mean') {
-      out.push([`scatterND ${reduce}`, scatterND, [{ data: floats(rng, 40 * 30 * 4), shape: [40, 30, 4] },
+      out.push([`scatterND ${reduce}`, scatterND, [{ data: floats(rng, 40 * 30 * 16), shape: [40, 30, 16] },
         { data: Int32Array.from({ length: 30000 * 2 }, (_, i) => rng.int(0, i % 2 ? 29 : 39)), shape: [30000, 2] },
-        { data: floats(rng, 30000 * 4), shape: [30000, 4] }, { reduce }]]);
+        { data: floats(rng, 30000 * 16), shape: [30000, 16] }, { reduce }]]);
     }
   }
   // integers wrap; a ring buffer write that wraps around the cache's end
