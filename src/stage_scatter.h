@@ -14,7 +14,8 @@
  *   3. apply (over parts): the part's rows of data copied to out, then its items applied in
  *      order (the mean divided at the end).
  * Parts are ranges of destination rows; with one thread, or rows too short to be worth the sort,
- * there is one part and no sort. */
+ * there is one part and no sort; outside 'error' mode no destination is kept either: the apply
+ * stage resolves them, a piece at a time. */
 #ifndef WG_STAGE_SCATTER_H
 #define WG_STAGE_SCATTER_H
 
@@ -47,7 +48,9 @@ struct wg_scatter_job {
   int32_t reduce, include_self;
   /* the workspace (wg_plan_scatter lays it out) */
   size_t chunks, chunk_items, max_parts;
-  int hits; /* a count per destination row (the mean; include_self 0) */
+  int hits;   /* a count per destination row (the mean; include_self 0) */
+  int direct; /* one part, not in 'error' mode: destinations resolved where applied, not kept */
+  int32_t planned_mode; /* the out-of-range mode the plan was made for */
   size_t ws_dest, ws_src, ws_counts, ws_order, ws_hits; /* byte offsets */
   /* bound from the call by the runner */
   const uint8_t* data;
