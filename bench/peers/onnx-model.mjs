@@ -1,14 +1,18 @@
 // A one-node ONNX model (ModelProto bytes) for Gather, GatherElements or GatherND, for
-// com.microsoft.GatherBlockQuantized (gatherBlockQuantizedModel), or for ScatterElements,
-// ScatterND or TensorScatter (scatterModel), written with a
+// com.microsoft.GatherBlockQuantized (gatherBlockQuantizedModel), for ScatterElements,
+// ScatterND or TensorScatter (scatterModel), or any op of any types (oneNodeModel, the tests'
+// peer models: tests/lib/scatter-peers.mjs), written with a
 // tiny protobuf encoder so no schema file is needed. Field numbers are those of onnx.proto.
 // A message is built as a list of byte chunks and concatenated once at the end, so a large
 // initializer is copied only once.
 
 const WIRE_VARINT = 0;
 const WIRE_BYTES = 2;
-// TensorProto.DataType: FLOAT, UINT8, INT32, INT64, FLOAT16, BFLOAT16, UINT4, INT4.
-const ELEM_TYPE = { float32: 1, uint8: 2, int32: 6, int64: 7, float16: 10, bfloat16: 16, uint4: 21, int4: 22 };
+// TensorProto.DataType.
+const ELEM_TYPE = {
+  float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, float16: 10, float64: 11,
+  uint32: 12, uint64: 13, bfloat16: 16, uint4: 21, int4: 22,
+};
 const ATTR_INT = 2; // AttributeProto.AttributeType INT
 const ATTR_STRING = 3; // AttributeProto.AttributeType STRING
 
@@ -152,5 +156,24 @@ export function scatterModel({ opType, attrs = {}, dataShape, indicesShape, indi
     ...bytes(12, valueInfo('out', 'float32', dataShape)),
   ];
   // IR 10 reads every opset up to 24 in onnxruntime 1.30 (it checks the IR version, not its opsets).
+  return modelBytes(10, graph, [['', opset]]);
+}
+
+/**
+ * Model bytes for `out = opType(...inputs)` in the default domain at `opset`, of any types and
+ * no shapes (one session serves every case of its types). inputs: [name, dtype] in the node's
+ * order (a name of '' leaves an optional input out); attrs: { name: int | string }.
+ */
+export function oneNodeModel({ opType, opset, inputs, outType, attrs = {} }) {
+  const node = [
+    ...inputs.flatMap(([n]) => str(1, n)), ...str(2, 'out'), ...str(4, opType),
+    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, attr(k, v))),
+  ];
+  const graph = [
+    ...bytes(1, node), ...str(2, opType.toLowerCase()),
+    ...inputs.filter(([n]) => n).flatMap(([n, dtype]) => bytes(11, valueInfo(n, dtype))),
+    ...bytes(12, valueInfo('out', outType)),
+  ];
+  // IR 10 reads opset 18 and 24 alike in onnxruntime 1.30.
   return modelBytes(10, graph, [['', opset]]);
 }

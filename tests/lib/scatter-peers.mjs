@@ -9,77 +9,9 @@ import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import * as ort from 'onnxruntime-web';
 
-export { ort, tf };
+import { oneNodeModel } from '../../bench/peers/onnx-model.mjs';
 
-// ---------------------------------------------------------------------------------------------
-// A one-node ONNX model, with a tiny protobuf writer in the manner of bench/peers/onnx-model.mjs
-// (which exports only its gather models). Field numbers are those of onnx/onnx.proto:
-// https://github.com/onnx/onnx/blob/main/onnx/onnx.proto
-
-const WIRE_VARINT = 0;
-const WIRE_BYTES = 2;
-// TensorProto.DataType.
-const ELEM_TYPE = {
-  float32: 1, uint8: 2, int8: 3, uint16: 4, int16: 5, int32: 6, int64: 7, float16: 10, float64: 11,
-  uint32: 12, uint64: 13, bfloat16: 16,
-};
-const ATTR_INT = 2; // AttributeProto.AttributeType
-const ATTR_STRING = 3;
-
-// Base-128 varint; negatives as 64-bit two's complement, as protobuf int64 is.
-function varint(v) {
-  let x = BigInt.asUintN(64, BigInt(v));
-  const out = [];
-  do {
-    const b = Number(x & 0x7fn);
-    x >>= 7n;
-    out.push(x ? b | 0x80 : b);
-  } while (x);
-  return new Uint8Array(out);
-}
-
-const bytesOf = (chunks) => chunks.reduce((n, c) => n + c.length, 0);
-const tag = (field, wire) => varint((field << 3) | wire);
-const int = (field, v) => [tag(field, WIRE_VARINT), varint(v)];
-const bytes = (field, chunks) => [tag(field, WIRE_BYTES), varint(bytesOf(chunks)), ...chunks];
-const str = (field, s) => bytes(field, [new TextEncoder().encode(s)]);
-
-// ValueInfoProto: name = 1, type = 2; TypeProto.tensor_type = 1; TypeProto.Tensor.elem_type = 1.
-// No shape: any shape may be fed, so one session serves every case of its types.
-const valueInfo = (name, dtype) => [...str(1, name), ...bytes(2, bytes(1, int(1, ELEM_TYPE[dtype])))];
-
-// AttributeProto: name = 1, i = 3, s = 4, type = 20.
-const attr = (name, v) => (typeof v === 'string'
-  ? [...str(1, name), ...str(4, v), ...int(20, ATTR_STRING)]
-  : [...str(1, name), ...int(3, v), ...int(20, ATTR_INT)]);
-
-/**
- * Model bytes for `out = opType(...inputs)` in the default domain at `opset`. inputs: [name,
- * dtype] in the node's order (a name of '' leaves an optional input out); attrs: { name: int | string }.
- */
-export function oneNodeModel({ opType, opset, inputs, outType, attrs = {} }) {
-  // NodeProto: input = 1, output = 2, op_type = 4, attribute = 5.
-  const node = [
-    ...inputs.flatMap(([n]) => str(1, n)), ...str(2, 'out'), ...str(4, opType),
-    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, attr(k, v))),
-  ];
-  // GraphProto: node = 1, name = 2, input = 11, output = 12.
-  const graph = [
-    ...bytes(1, node), ...str(2, opType.toLowerCase()),
-    ...inputs.filter(([n]) => n).flatMap((i) => bytes(11, valueInfo(...i))),
-    ...bytes(12, valueInfo('out', outType)),
-  ];
-  // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8 (version = 2).
-  // IR 10 reads opset 18 and 24 alike in onnxruntime 1.30.
-  const model = [...int(1, 10), ...str(2, 'wasm-gather tests'), ...bytes(7, graph), ...bytes(8, int(2, opset))];
-  const out = new Uint8Array(bytesOf(model));
-  let at = 0;
-  for (const c of model) {
-    out.set(c, at);
-    at += c.length;
-  }
-  return out;
-}
+export { oneNodeModel, ort, tf };
 
 // ---------------------------------------------------------------------------------------------
 // onnxruntime-web
