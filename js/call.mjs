@@ -8,7 +8,7 @@ import { choosePath, executePlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
-import { commonOptions, indexValues, optionNames, outputTarget, typeName, writeIndices } from './tensor.mjs';
+import { OOB_MODES, commonOptions, indexValues, optionNames, outputTarget, typeName, writeIndices } from './tensor.mjs';
 
 export const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly return
 const align16 = (n) => Math.ceil(n / 16) * 16;
@@ -24,13 +24,14 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
  * int32 values of its attributes in their order, Type? (the output's array type; default the
  * data's), outLike? (what has that type, for messages) } (it may add tensors that depend on the
  * options) }. The descriptor of one of the scatters also has fromData (its output starts as data: opts.inPlace
- * writes into a resident data), and may have modes (its opts.outOfRange values), common (the
+ * writes into a resident data), and may have modes (its opts.outOfRange values; default the gathers'), common (the
  * COMMON_OPTIONS it takes) and policy ({ mode, negative } fixed for every call).
  */
 export function defineOp(desc) {
   const { name } = desc;
   desc.names = { data: desc.tensors.data, indices: desc.tensors.indices, updates: desc.tensors.updates, axis: desc.axis };
   desc.optionNames = optionNames(desc.options, desc.common);
+  desc.modes ??= OOB_MODES;
   desc.fn = { [name](...args) { return callOp(ready(name), desc, args); } }[name];
   return desc.fn;
 }

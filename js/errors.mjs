@@ -42,7 +42,7 @@ const MESSAGES = {
   WG_ERR_INDEX_DEPTH: (e, { op, names: N }) => `${op}: ${N.indices}.shape[-1] (${e.value}), the length of each index tuple, ` +
     `must be <= ${N.data} rank - batchDims (${e.limit})`,
   WG_ERR_INDEX_OUT_OF_RANGE: (e, { op, names: N, indexShape, indexData, negative, modes }) => {
-    const lenient = modes?.includes('drop') ? "'drop' or 'clamp'" : "'zero' or 'clamp'";
+    const lenient = modes.filter((m) => m !== 'error').map((m) => `'${m}'`).join(' or '); // the op's other modes
     const at = `${op}: ${N.indices}${coordinates(e.position, indexShape)} = ${indexData[e.position]}`;
     if (negative === 'error') {
       // Under the 'error' policy the valid indices are [0, size); a negative one is refused as such.
@@ -69,7 +69,7 @@ const MESSAGES = {
 export const STATUS_NAMES = Object.keys(MESSAGES);
 
 /**
- * ctx: { op, abi, names: { data, indices, axis }, messages?, dataShape, indexShape, indexData, negative }
+ * ctx: { op, abi, names: { data, indices, axis }, messages?, modes (the op's opts.outOfRange values), dataShape, indexShape, indexData, negative }
  * (messages: the op's own words for its own statuses, as MESSAGES; negative: the
  * opts.negativeIndices policy of the call, 'wrap' or 'error').
  * Shape rules are RangeErrors; a status without words here is an internal error. An index out

@@ -22,7 +22,8 @@ const INDEX_KINDS = new Map([[Int32Array, 'I32'], [Uint32Array, 'U32'], [BigInt6
   [BigUint64Array, 'U64'], [Int8Array, 'I32'], [Int16Array, 'I32'], [Uint8Array, 'I32'], [Uint16Array, 'I32']]);
 const INT64_MAX = 2n ** 63n - 1n;
 
-const OOB_MODES = ['error', 'zero', 'clamp'];
+/** The gathers' opts.outOfRange values (an op's descriptor may have its own: js/call.mjs). */
+export const OOB_MODES = Object.freeze(['error', 'zero', 'clamp']);
 const NEGATIVE_POLICIES = ['wrap', 'error'];
 
 export function product(shape) {

@@ -57,6 +57,13 @@ size_t wg_tile_for(size_t item_bytes) {
   return tile ? tile : 1;
 }
 
+void wg_strides(const size_t* shape, size_t n, size_t unit, size_t* strides) {
+  for (size_t k = n; k-- > 0;) {
+    strides[k] = unit;
+    unit *= shape[k];
+  }
+}
+
 size_t wg_elem_bytes(const wg_tensor* t) {
   unsigned bits = wg_dtype_bits(t->dtype);
   return bits >= 8 ? bits / 8 : 0;

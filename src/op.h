@@ -104,6 +104,9 @@ void wg_plan_append(wg_plan* plan, const size_t* shape, size_t begin, size_t end
 void wg_plan_stage(wg_plan* plan, const wg_stage_kind* kind, void* job, size_t range, size_t tile);
 /* The tile of a stage whose items make item_bytes of output each (parallel.h: WG_TILE_BYTES). */
 size_t wg_tile_for(size_t item_bytes);
+/* Row-major strides of shape[0..n) whose last dimension steps by `unit`: strides[k] = unit *
+ * prod(shape[k+1..n)). The caller knows they fit (a tensor that is not empty). */
+void wg_strides(const size_t* shape, size_t n, size_t unit, size_t* strides);
 /* Bytes of one element of a tensor of whole-byte elements (1, 2, 4, 8), else 0. */
 size_t wg_elem_bytes(const wg_tensor* t);
 

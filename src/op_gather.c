@@ -68,11 +68,7 @@ static wg_status plan_gather_elements(const wg_call* c, gather_elements_plan* g,
     /* index is not empty, so no input dim but `dim` is empty; if that one is, every index is
      * out of range, and strides stay 0 (computed, they could overflow into offsets that would
      * form pointers outside the input). Otherwise input is not empty and these fit. */
-    size_t stride = elem;
-    for (size_t d = rank; d-- > 0;) {
-      g->in_strides[d] = stride;
-      stride *= in_shape[d];
-    }
+    wg_strides(in_shape, rank, elem, g->in_strides);
   }
   g->job = (wg_block_job){.nblocks = count, .block_bytes = elem, .map = gather_elements_map, .depth = 1,
                           .dim_sizes = &in_shape[dim], .strides = {g->in_strides[dim]}};

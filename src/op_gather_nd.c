@@ -60,11 +60,7 @@ static wg_status plan_gather_nd(const wg_call* c, gather_nd_plan* g, wg_error_in
      * output or is indexed by a valid index, so params is not empty and these products fit.
      * (With an empty indexed dim every tuple is zeros or an error, and strides go unused.) */
     g->batch_bytes = wg_prod(ps, b, params->rank) * elem;
-    size_t stride = block_bytes;
-    for (size_t k = depth; k-- > 0;) {
-      g->job.strides[k] = stride;
-      stride *= ps[b + k];
-    }
+    wg_strides(ps + b, depth, block_bytes, g->job.strides);
   }
   wg_plan_block_copy(p, &g->job, b);
   return WG_OK;

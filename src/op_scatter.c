@@ -45,15 +45,6 @@ static int scatter_resolve(const wg_scatter_job* job, size_t q, size_t n, size_t
 
 static const size_t scalar_shape[1] = {1};
 
-/* Strides in elements of a tensor of `shape` (not empty: they fit). */
-static void strides_of(const size_t* shape, size_t rank, size_t* strides) {
-  size_t stride = 1;
-  for (size_t d = rank; d-- > 0;) {
-    strides[d] = stride;
-    stride *= shape[d];
-  }
-}
-
 /* Equal ranks (src of rank 0 with index of rank > 0: the value form); dim in [-rank, rank);
  * index.shape[d] <= src.shape[d], and <= input.shape[d] for d != dim. Output: input's shape. */
 static wg_status plan_scatter(const wg_call* c, scatter_plan* s, wg_error_info* err) {
@@ -96,8 +87,8 @@ static wg_status plan_scatter(const wg_call* c, scatter_plan* s, wg_error_info* 
   for (size_t d = 0; d < rank; ++d) same &= value_form || src_shape[d] == ix_shape[d];
   for (size_t d = 0; d < rank; ++d) s->in_strides[d] = s->src_strides[d] = 0;
   if (out_count && count) { /* neither empty: the strides fit (src is at least index) */
-    strides_of(in_shape, rank, s->in_strides);
-    if (!value_form) strides_of(src_shape, rank, s->src_strides);
+    wg_strides(in_shape, rank, 1, s->in_strides);
+    if (!value_form) wg_strides(src_shape, rank, 1, s->src_strides);
   }
   s->job = (wg_scatter_job){.nitems = out_count ? count : 0, .row_elems = 1, .dest_rows = out_count,
                             .src_step = value_form ? 0 : 1, .src_map = !same,

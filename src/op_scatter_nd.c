@@ -52,13 +52,7 @@ static wg_status plan_scatter_nd(const wg_call* c, scatter_nd_plan* s, wg_error_
   s->depth = depth;
   s->dims = data->shape;
   size_t out_count = wg_prod(data->shape, 0, data->rank);
-  if (out_count) { /* data is not empty: these fit */
-    size_t stride = 1;
-    for (size_t k = depth; k-- > 0;) {
-      s->row_strides[k] = stride;
-      stride *= data->shape[k];
-    }
-  }
+  if (out_count) wg_strides(data->shape, depth, 1, s->row_strides); /* data is not empty: these fit */
   s->job = (wg_scatter_job){.nitems = wg_prod(indices->shape, 0, indices->rank - 1),
                             .row_elems = wg_prod(data->shape, depth, data->rank),
                             .dest_rows = wg_prod(data->shape, 0, depth), .src_step = 0,

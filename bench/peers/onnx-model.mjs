@@ -64,23 +64,29 @@ const attr = (name, v) => (typeof v === 'string' ? strAttr(name, v) : intAttr(na
  * only graph input is `indices`.
  */
 export function gatherModel({ opType, attrs = {}, dataShape, indicesShape, indicesType, outShape, initializer }) {
+  const graph = dataFirstGraph({ opType, attrs, dataShape, outShape, initializer,
+    inputs: [['indices', indicesType, indicesShape]] });
+  // IR 8 with opset 13: Gather-13, GatherElements-13, GatherND-13 (batch_dims since 12).
+  return modelBytes(8, graph, [['', 13]]);
+}
+
+// The graph of `out = opType(data, ...inputs, attrs)` of float32 data: inputs are [name, dtype,
+// shape] after data; with an initializer, data is baked into the model and not a graph input.
+function dataFirstGraph({ opType, attrs, dataShape, outShape, initializer, inputs }) {
   // NodeProto: input = 1, output = 2, op_type = 4, attribute = 5.
   const node = [
-    ...str(1, 'data'), ...str(1, 'indices'), ...str(2, 'out'), ...str(4, opType),
-    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, intAttr(k, v))),
+    ...str(1, 'data'), ...inputs.flatMap(([n]) => str(1, n)), ...str(2, 'out'), ...str(4, opType),
+    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, attr(k, v))),
   ];
-  const inputs = [['indices', indicesType, indicesShape]];
-  if (!initializer) inputs.unshift(['data', 'float32', dataShape]);
+  const graphInputs = initializer ? inputs : [['data', 'float32', dataShape], ...inputs];
   // GraphProto: node = 1, name = 2, initializer = 5, input = 11, output = 12.
-  const graph = [
+  return [
     ...bytes(1, node),
     ...str(2, opType.toLowerCase()),
     ...(initializer ? bytes(5, tensor('data', initializer, dataShape)) : []),
-    ...inputs.flatMap((i) => bytes(11, valueInfo(...i))),
+    ...graphInputs.flatMap((i) => bytes(11, valueInfo(...i))),
     ...bytes(12, valueInfo('out', 'float32', outShape)),
   ];
-  // IR 8 with opset 13: Gather-13, GatherElements-13, GatherND-13 (batch_dims since 12).
-  return modelBytes(8, graph, [['', 13]]);
 }
 
 // ModelProto: ir_version = 1, producer_name = 2, graph = 7, opset_import = 8.
@@ -141,20 +147,8 @@ export function gatherBlockQuantizedModel(spec) {
  * https://onnx.ai/onnx/operators/onnx__ScatterND.html, onnx__TensorScatter.html
  */
 export function scatterModel({ opType, attrs = {}, dataShape, indicesShape, indicesType, updatesShape, order = ['indices', 'updates'], opset, initializer }) {
-  const node = [
-    ...str(1, 'data'), ...order.flatMap((n) => str(1, n)), ...str(2, 'out'), ...str(4, opType),
-    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, attr(k, v))),
-  ];
   const info = { indices: ['indices', indicesType, indicesShape], updates: ['updates', 'float32', updatesShape] };
-  const inputs = order.map((n) => info[n]);
-  if (!initializer) inputs.unshift(['data', 'float32', dataShape]);
-  const graph = [
-    ...bytes(1, node),
-    ...str(2, opType.toLowerCase()),
-    ...(initializer ? bytes(5, tensor('data', initializer, dataShape)) : []),
-    ...inputs.flatMap((i) => bytes(11, valueInfo(...i))),
-    ...bytes(12, valueInfo('out', 'float32', dataShape)),
-  ];
+  const graph = dataFirstGraph({ opType, attrs, dataShape, outShape: dataShape, initializer, inputs: order.map((n) => info[n]) });
   // IR 10 reads every opset up to 24 in onnxruntime 1.30 (it checks the IR version, not its opsets).
   return modelBytes(10, graph, [['', opset]]);
 }

@@ -20,10 +20,12 @@ const desc = {
     const data = scatterData(OP, 'input', input, s, opts);
     const indices = indexTensor(OP, 'index', index, s);
     const value = valueTensor(OP, 'src', src, data);
-    if (!value && src !== null && typeof src === 'object' && !Array.isArray(src) && (src.shape ?? src.dims)?.length === 0 && indices.shape.length > 0) {
+    const updates = value ?? updatesTensor(OP, 'src', src, s, data);
+    // C reads a rank-0 src with an index of higher rank as the value form: only a number is that
+    if (!value && updates.shape.length === 0 && indices.shape.length > 0) {
       throw new RangeError(`${OP}: src must have the rank of index (${indices.shape.length}), got rank 0 (a value for every position is a number)`);
     }
-    return { data, indices, updates: value ?? updatesTensor(OP, 'src', src, s, data) };
+    return { data, indices, updates };
   },
   attrs(o, t, s, args) {
     const dim = args[1];
