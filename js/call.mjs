@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { choosePath, executePlan } from './copy-plan.mjs';
+import { chooseScatterPath, choosePath, executePlan, executeScatterPlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -199,8 +199,10 @@ export function callOp(s, desc, args) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const nblocks = L.offsets >= 0 ? w[slot.offsets.shape] : 0;
-  if (choosePath(t.data, into, outBytes, nblocks) === 'js') {
-    return runPlanInJs(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
+  if (desc.fromData ? chooseScatterPath(t, into, nblocks, s.memory.buffer) === 'js'
+    : choosePath(t.data, into, outBytes, nblocks) === 'js') {
+    const run = desc.fromData ? runScatterInJs : runPlanInJs;
+    return run(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
   }
   // The output is part of the transient block unless it is resident (in place, or a new one).
   const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
@@ -290,6 +292,47 @@ function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, ou
   } finally {
     m._free(base);
   }
+}
+
+// A plain write of one of the scatters (src/stage_scatter.h's offsets mode): C resolves each
+// update row's destination row, with the same rules and errors as a run; then JS copies the
+// caller's data into the output array and writes the rows there (js/copy-plan.mjs). Only the
+// indices (unless resident) and the rows go into wasm memory; the data and the updates do not.
+function runScatterInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nitems) {
+  const { m, codes } = s;
+  const { data: d, indices: x, updates: u } = t;
+  const indexPart = x && x.ptr === undefined ? align16(x.bytes) : 0;
+  const base = allocate(s, indexPart + nitems * 4);
+  if (!base) {
+    throw new RangeError(`${desc.name}: the indices and the destinations of ${nitems} updates need ${indexPart + nitems * 4} bytes, more than wasm memory can hold now`);
+  }
+  try {
+    if (indexPart) copyIn(s.memory.buffer, base, x);
+    const rows = base + indexPart;
+    writeTensors(s, { indices: x ? x.ptr ?? base : 0, offsets: rows });
+    const status = m._wg_call_run(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    const out = target.kind === 'array' ? target.array : copyOf(d.data, Type, outLength);
+    const dst = new Uint8Array(out.buffer, out.byteOffset, outBytes);
+    if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
+    const src = u.ptr === undefined ? new Uint8Array(u.data.buffer, u.data.byteOffset, u.bytes)
+      : new Uint8Array(s.memory.buffer, u.ptr, u.bytes);
+    // nitems > 0 (C offers the mode only then): rows of u.bytes / nitems bytes
+    executeScatterPlan(new Uint32Array(s.memory.buffer, rows, nitems), nitems, src, dst, u.bytes / nitems, Type.BYTES_PER_ELEMENT);
+    s.lastCallBytes = indexPart + nitems * 4;
+    return { data: out, shape: outShape };
+  } finally {
+    m._free(base);
+  }
+}
+
+// A new array of Type holding the bytes of the TypedArray a (of length elements): its slice when
+// it is a Type (one pass, no zeroing first), else a new array filled with its bytes.
+function copyOf(a, Type, length) {
+  if (a instanceof Type && a.length === length) return a.slice();
+  const out = new Type(length);
+  new Uint8Array(out.buffer).set(new Uint8Array(a.buffer, a.byteOffset, length * Type.BYTES_PER_ELEMENT));
+  return out;
 }
 
 /** The output shape the shape query wrote into the record (w: writeCall's view of memory). */

@@ -27,9 +27,7 @@ function wordsOf(bytes, width) {
  * Bitwise: elements move as integers, never as floats (NaN payloads stay).
  */
 export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
-  // The widest word that divides the element (so every offset), the block and both arrays' alignment.
-  let width = Math.min(4, elemSize);
-  while (width > 1 && (bb % width || src.byteOffset % width || dst.byteOffset % width)) width >>= 1;
+  const width = wordWidth(src, dst, bb, elemSize);
   const s = wordsOf(src, width), d = wordsOf(dst, width);
   const w = bb / width; // words per block
   const shift = width === 4 ? 2 : width === 2 ? 1 : 0;
@@ -57,6 +55,43 @@ export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
       } else if (!zeroed) {
         d.fill(0, at, at + w);
       }
+    }
+  }
+}
+
+// The widest word that divides the element (so every offset), the block and both arrays' alignment.
+function wordWidth(src, dst, bb, elemSize) {
+  let width = Math.min(4, elemSize);
+  while (width > 1 && (bb % width || src.byteOffset % width || dst.byteOffset % width)) width >>= 1;
+  return width;
+}
+
+/**
+ * The scatters' plan (a plain write, src/stage_scatter.h's offsets mode): row j of src (rows of
+ * bb bytes, one after another) written to row rows[j] of dst (a Uint32Array of row numbers, or
+ * ZERO_BLOCK: dropped), in order, so that the last write to a row wins. src and dst are
+ * Uint8Arrays that do not overlap. Bitwise, as executePlan.
+ */
+export function executeScatterPlan(rows, n, src, dst, bb, elemSize) {
+  const width = wordWidth(src, dst, bb, elemSize);
+  const s = wordsOf(src, width), d = wordsOf(dst, width);
+  const w = bb / width; // words per row
+  if (w === 1) {
+    for (let j = 0; j < n; j++) {
+      const r = rows[j];
+      if (r !== ZERO_BLOCK) d[r] = s[j];
+    }
+  } else if (w <= LOOP_WORDS) {
+    for (let j = 0, at = 0; j < n; j++, at += w) {
+      const r = rows[j];
+      if (r !== ZERO_BLOCK) {
+        for (let k = 0, to = r * w; k < w; k++) d[to + k] = s[at + k];
+      }
+    }
+  } else {
+    for (let j = 0, at = 0; j < n; j++, at += w) {
+      const r = rows[j];
+      if (r !== ZERO_BLOCK) d.set(s.subarray(at, at + w), r * w);
     }
   }
 }
@@ -116,6 +151,27 @@ export function choosePath(d, target, outBytes, nblocks) {
   if (!nblocks || d.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
   if (target.kind === 'array' && overlaps(target.array, d.data)) return 'kernel';
   const path = forced ?? modelPath(d, outBytes, nblocks);
+  pathCounts[path]++;
+  return path;
+}
+
+/**
+ * Which path serves a plain write of one of the scatters that C offers to resolve for JS (nitems
+ * > 0): 'js' (runScatterInJs of js/call.mjs: the caller's data copied into the new output array
+ * by JS, the rows written there) or 'kernel' (the data copied into wasm memory, updated there,
+ * and the output copied out). 'js' serves data that is the caller's array (one-shot) into a new
+ * array, or an opts.out that shares no memory with the data, the updates or wasm memory.
+ */
+export function chooseScatterPath(t, target, nitems, wasmBuffer) {
+  if (!nitems || t.data.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
+  if (target.kind === 'array') {
+    const a = target.array;
+    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
+    if (a.buffer === wasmBuffer || overlaps(bytes, t.data.data) || (t.updates.ptr === undefined && overlaps(bytes, t.updates.data))) return 'kernel';
+  }
+  // The model of choosePath, per update row: the kernel path copies the data into wasm memory
+  // (the copy out matches the JS path's copy of the data into its new array).
+  const path = forced ?? modelPath(t.data, t.updates.bytes, nitems);
   pathCounts[path]++;
   return path;
 }

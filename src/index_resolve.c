@@ -90,6 +90,59 @@ int wg_find_bad_index(const void* indices, wg_index_type type, wg_negative_mode 
   return 0;
 }
 
+/* Indices of one chunk compared with lo and hi (signed) or hi alone, a block at a time with no
+ * branch inside, so that the compiler vectorizes the compares. */
+#define RANGE_BLOCK 4096
+#define RANGE_LOOP(T, BAD)                                              \
+  do {                                                                  \
+    const T* x = (const T*)indices + first;                             \
+    for (size_t j = 0; j < n;) {                                        \
+      size_t k = n - j < RANGE_BLOCK ? n - j : RANGE_BLOCK;             \
+      int bad = 0;                                                      \
+      for (size_t i = 0; i < k; ++i) bad |= BAD(x[j + i]);              \
+      if (bad) return 0;                                                \
+      j += k;                                                           \
+    }                                                                   \
+    return 1;                                                           \
+  } while (0)
+
+int wg_indices_in_range(const void* indices, wg_index_type type, wg_negative_mode negative,
+                        size_t first, size_t n, size_t depth, const size_t* dim_sizes) {
+  if (depth != 1) {
+    size_t bytes = wg_index_bytes(type);
+    return !wg_find_bad_index((const uint8_t*)indices + first * bytes, type, negative, n, depth,
+                              dim_sizes, 0, NULL);
+  }
+  /* in range: [lo, hi], lo -s when negatives wrap (else 0), hi s - 1; no bound: hi the type's most */
+  uint64_t s = dim_sizes ? (uint64_t)dim_sizes[0] : UINT64_MAX;
+  if (s == 0) return n == 0;
+  int wrap = dim_sizes && negative == WG_NEGATIVE_WRAP;
+  uint64_t hi = dim_sizes ? s - 1 : UINT64_MAX;
+  switch (type) {
+    case WG_INDEX_I32: {
+      int32_t h = hi > INT32_MAX ? INT32_MAX : (int32_t)hi;
+      int32_t l = !wrap ? 0 : s > (uint64_t)INT32_MAX ? INT32_MIN : -(int32_t)s;
+#define BAD_I32(v) (((v) < l) | ((v) > h))
+      RANGE_LOOP(int32_t, BAD_I32);
+    }
+    case WG_INDEX_I64: {
+      int64_t h = hi > INT64_MAX ? INT64_MAX : (int64_t)hi;
+      int64_t l = !wrap ? 0 : s > (uint64_t)INT64_MAX ? INT64_MIN : -(int64_t)s;
+#define BAD_I64(v) (((v) < l) | ((v) > h))
+      RANGE_LOOP(int64_t, BAD_I64);
+    }
+    case WG_INDEX_U32: {
+      uint32_t h = hi > UINT32_MAX ? UINT32_MAX : (uint32_t)hi;
+#define BAD_U32(v) ((v) > h)
+      RANGE_LOOP(uint32_t, BAD_U32);
+    }
+    default: {
+#define BAD_U64(v) ((v) > hi)
+      RANGE_LOOP(uint64_t, BAD_U64);
+    }
+  }
+}
+
 void wg_offsets_add_ramp(size_t* off, size_t n, size_t base, size_t step) {
   for (size_t j = 0; j < n; ++j) {
     if (off[j] != WG_ZERO_BLOCK) off[j] += base + j * step;

@@ -49,6 +49,12 @@ int wg_find_bad_index(const void* indices, wg_index_type type, wg_negative_mode 
                       size_t count, size_t depth,
                       const size_t* dim_sizes, size_t first_dim, wg_error_info* err);
 
+/* 1 when the n indices at positions first .. first + n pass the same check as wg_find_bad_index
+ * (first a multiple of depth): the runner's parallel scan, one chunk at a time. With depth 1,
+ * one branch-free loop per index type, which vectorizes. */
+int wg_indices_in_range(const void* indices, wg_index_type type, wg_negative_mode negative,
+                        size_t first, size_t n, size_t depth, const size_t* dim_sizes);
+
 /* off[j] += base + j * step for every j that is not WG_ZERO_BLOCK. */
 void wg_offsets_add_ramp(size_t* off, size_t n, size_t base, size_t step);
 

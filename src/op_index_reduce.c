@@ -52,6 +52,7 @@ static wg_status plan_index_reduce(const wg_call* c, index_reduce_plan* r, wg_er
   int empty = wg_prod(input->shape, 0, input->rank) == 0;
   r->job = (wg_scatter_job){.nitems = empty ? 0 : outer * r->count, .row_elems = inner,
                             .dest_rows = empty ? 0 : outer * r->axis_size, .src_step = inner,
+                            .slab_items = r->count, /* an outer row's items: its own rows */
                             .resolve = index_reduce_resolve, .reduce = r->job.reduce,
                             .include_self = r->job.include_self};
   r->plan.check = (wg_index_check){.depth = 1, .dim_sizes = &input->shape[axis], .first_dim = axis};

@@ -92,6 +92,9 @@ static wg_status plan_scatter(const wg_call* c, scatter_plan* s, wg_error_info* 
   }
   s->job = (wg_scatter_job){.nitems = out_count ? count : 0, .row_elems = 1, .dest_rows = out_count,
                             .src_step = value_form ? 0 : 1, .src_map = !same,
+                            /* index's coordinates before dim are the destination's: each of
+                               their values is a slab of the items after it */
+                            .slab_items = dim ? wg_prod(ix_shape, dim, rank) : 0,
                             .resolve = scatter_resolve, .reduce = s->job.reduce,
                             .include_self = s->job.include_self};
   s->plan.check = (wg_index_check){.depth = 1, .dim_sizes = &in_shape[dim], .first_dim = dim};

@@ -97,6 +97,7 @@ static wg_status plan_tensor_scatter(const wg_call* c, tensor_scatter_plan* t, w
   size_t rows = empty ? 0 : cache->shape[0] * t->middle;
   t->job = (wg_scatter_job){.nitems = rows * update_len, .row_elems = wg_prod(cache->shape, axis + 1, cache->rank),
                             .dest_rows = rows * t->cache_len, .resolve = tensor_scatter_resolve,
+                            .slab_items = update_len, /* a row of the cache's: its own positions */
                             .reduce = WG_REDUCE_NONE, .include_self = 1};
   t->job.src_step = t->job.row_elems;
   t->plan.indices_optional = 1;

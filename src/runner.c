@@ -37,7 +37,7 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
     }
   }
   const wg_tensor* ws = &c->tensors[WG_TENSOR_workspace];
-  return !plan->workspace_bytes ||
+  return !plan->workspace_bytes || offsets_mode ||
          (ws->ptr && (uintptr_t)ws->ptr % (plan->workspace_align ? plan->workspace_align : 1) == 0);
 }
 
@@ -49,6 +49,40 @@ static int find_bad_index(const wg_plan* plan, const wg_call* c, wg_error_info* 
                            wg_prod(idx->shape, 0, idx->rank), plan->check.depth,
                            plan->check.unbounded ? NULL : plan->check.dim_sizes,
                            plan->check.first_dim, err);
+}
+
+/* The scan before the stages (plan->check_first), in chunks over the pool: whether every index is
+ * in range. Only when one is not does find_bad_index look for the first, serially, to report it. */
+#define CHECK_CHUNK (64 * 1024) /* positions (a multiple of any depth: a chunk starts at a tuple) */
+typedef struct check_run {
+  const wg_plan* plan;
+  const wg_tensor* idx;
+  wg_negative_mode negative;
+  size_t count, chunk;
+  atomic_int bad;
+} check_run;
+
+static void check_tile(void* ctx, size_t start, size_t n) {
+  check_run* r = ctx;
+  const wg_index_check* k = &r->plan->check;
+  for (size_t i = start; i < start + n && !atomic_load_explicit(&r->bad, memory_order_relaxed); ++i) {
+    size_t first = i * r->chunk, len = r->count - first < r->chunk ? r->count - first : r->chunk;
+    if (!wg_indices_in_range(r->idx->ptr, (wg_index_type)wg_index_type_of(r->idx->dtype), r->negative,
+                             first, len, k->depth, k->unbounded ? NULL : k->dim_sizes)) {
+      atomic_store(&r->bad, 1);
+    }
+  }
+}
+
+static int indices_in_range(wg_pool* pool, const wg_plan* plan, const wg_call* c) {
+  check_run r = {.plan = plan, .idx = &c->tensors[WG_TENSOR_indices],
+                 .negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices]};
+  r.count = wg_prod(r.idx->shape, 0, r.idx->rank);
+  r.chunk = CHECK_CHUNK - CHECK_CHUNK % (plan->check.depth ? plan->check.depth : 1);
+  if (r.chunk == 0) r.chunk = plan->check.depth; /* a depth above a chunk: a tuple at a time */
+  atomic_init(&r.bad, 0);
+  if (r.count) wg_parallelize_1d(pool, check_tile, &r, (r.count - 1) / r.chunk + 1, 1);
+  return !atomic_load(&r.bad);
 }
 
 wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err) {
@@ -68,7 +102,7 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
        !wg_negative_mode_valid(c->attrs[WG_ATTR_negative_indices]))) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
-  int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr;
+  int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr && plan->offsets_blocks;
   if (!addresses_set(plan, c, takes, out_count, offsets_mode)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
@@ -84,7 +118,9 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   size_t threads = p ? wg_pool_threads(p) : 1;
   for (size_t i = 0; i < plan->nstages; ++i) plan->stages[i].kind->bind(plan->stages[i].job, c, threads);
   int scan = plan->check.dim_sizes && present(idx) && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR;
-  if (scan && plan->check_first && find_bad_index(plan, c, err)) return WG_ERR_INDEX_OUT_OF_RANGE;
+  if (scan && plan->check_first && !indices_in_range(p, plan, c) && find_bad_index(plan, c, err)) {
+    return WG_ERR_INDEX_OUT_OF_RANGE;
+  }
   int failed = 0;
   for (size_t i = 0; i < plan->nstages && !failed; ++i) {
     stage_run r = {.stage = &plan->stages[i]};

@@ -1,5 +1,6 @@
 #include "stage_scatter.h"
 
+#include <stdatomic.h>
 #include <string.h>
 
 #include "index_resolve.h"
@@ -16,15 +17,15 @@ static size_t chunk_range(const wg_scatter_job* job, size_t c, size_t* q0) {
   return left < job->chunk_items ? left : job->chunk_items;
 }
 
-/* Direct (one part): items q0 .. q0 + n resolved WG_SEGMENT at a time into the stack, each
- * piece handed to fn (0 from the resolver: a bad index). */
+/* Direct: items q0 .. q0 + n resolved WG_SEGMENT at a time into the stack, each piece handed to
+ * fn (0 from the resolver: a bad index). */
 typedef void (*piece_fn)(const wg_scatter_job* job, size_t q0, size_t k, const size_t* dest, const size_t* src);
 static int resolve_pieces(const wg_scatter_job* job, size_t q0, size_t n, piece_fn fn) {
   size_t dest[WG_SEGMENT], src[WG_SEGMENT];
   for (size_t j = 0; j < n;) {
     size_t k = n - j < WG_SEGMENT ? n - j : WG_SEGMENT;
     if (!job->resolve(job, q0 + j, k, dest, job->src_map ? src : NULL)) return 0;
-    if (fn) fn(job, q0 + j, k, dest, src);
+    fn(job, q0 + j, k, dest, src);
     j += k;
   }
   return 1;
@@ -34,9 +35,9 @@ static int resolve_pieces(const wg_scatter_job* job, size_t q0, size_t n, piece_
  * nothing to do). */
 static int run_resolve(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
+  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
   for (size_t c = start; c < start + count; ++c) {
     size_t q0, n = chunk_range(job, c, &q0);
-    if (job->direct) continue; /* resolved where applied (never in 'error' mode) */
     size_t* dest = ws_array(job, job->ws_dest) + q0;
     size_t* src = job->src_map ? ws_array(job, job->ws_src) + q0 : NULL;
     if (!job->resolve(job, q0, n, dest, src)) return 0;
@@ -66,6 +67,7 @@ static size_t part_start(const wg_scatter_job* job, size_t p, size_t* size) {
 /* 2. The stable counting sort: chunk c's items go after those of earlier chunks in each part. */
 static int run_place(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
+  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
   if (job->parts <= 1) return 1;
   const size_t* counts = ws_array(job, job->ws_counts);
   size_t* order = ws_array(job, job->ws_order);
@@ -117,10 +119,9 @@ static void apply_piece(const wg_scatter_job* job, size_t q0, size_t k, const si
   }
 }
 
-/* Part p's items (nitems > 0), in order: resolved a piece at a time (direct), or as the sort
- * placed them. Returns 0 at a bad index (never: the resolve stage checked them). */
+/* Part p's items (nitems > 0), in order, as the sort placed them. Returns 0 at a bad index
+ * (never: the resolve stage checked them). */
 static int apply_items(const wg_scatter_job* job, size_t p, uint32_t* hits) {
-  if (job->direct) return resolve_pieces(job, 0, job->nitems, apply_piece);
   const size_t* dest = ws_array(job, job->ws_dest);
   const size_t* srcs = job->src_map ? ws_array(job, job->ws_src) : NULL;
   size_t n = job->nitems;
@@ -137,10 +138,81 @@ static int apply_items(const wg_scatter_job* job, size_t p, uint32_t* hits) {
   return 1;
 }
 
-/* 3. Part p: its rows of data into out (unless in place), its items in order, the mean's end. */
+/* One part over threads: a pipeline. The chunks' destinations are resolved into the workspace by
+ * whichever thread takes each first, while one thread, the applier, applies them chunk after
+ * chunk, in order, taking any chunk no thread has yet itself: it waits only for a chunk another
+ * thread is resolving, so one thread alone (a NULL pool) runs every chunk. */
+enum { CHUNK_OPEN, CHUNK_TAKEN, CHUNK_READY, CHUNK_FAILED };
+
+static atomic_int* chunk_states(const wg_scatter_job* job) {
+  return (atomic_int*)(void*)(job->workspace + job->ws_state);
+}
+
+static void take_chunk(const wg_scatter_job* job, size_t c) {
+  atomic_int* state = &chunk_states(job)[c];
+  int open = CHUNK_OPEN;
+  if (!atomic_compare_exchange_strong(state, &open, CHUNK_TAKEN)) return;
+  size_t q0, n = chunk_range(job, c, &q0);
+  int ok = job->resolve(job, q0, n, ws_array(job, job->ws_dest) + q0,
+                        job->src_map ? ws_array(job, job->ws_src) + q0 : NULL);
+  atomic_store_explicit(state, ok ? CHUNK_READY : CHUNK_FAILED, memory_order_release);
+}
+
+static int apply_pipelined(const wg_scatter_job* job) {
+  for (size_t c = 0; c < job->chunks; ++c) {
+    take_chunk(job, c);
+    int state;
+    while ((state = atomic_load_explicit(&chunk_states(job)[c], memory_order_acquire)) == CHUNK_TAKEN) {
+    }
+    if (state == CHUNK_FAILED) return 0;
+    size_t q0, n = chunk_range(job, c, &q0);
+    apply_piece(job, q0, n, ws_array(job, job->ws_dest) + q0, job->src_map ? ws_array(job, job->ws_src) + q0 : NULL);
+  }
+  return 1;
+}
+
+/* Bytes of data copied to out at a time by the copy stage (slabs: before they are applied). */
+#define COPY_TILE (64 * 1024)
+
+static int run_copy(void* ctx, size_t start, size_t count) {
+  const wg_scatter_job* job = ctx;
+  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
+  if (job->out == job->data) return 1; /* in place */
+  size_t bytes = job->dest_rows * job->row_elems * job->elem_bytes, at = start * COPY_TILE;
+  size_t end = (start + count) * COPY_TILE < bytes ? (start + count) * COPY_TILE : bytes;
+  memcpy(job->out + at, job->data + at, end - at);
+  return 1;
+}
+
+/* 3. Slabs: each slab's items in order, resolved a piece at a time. Parts: part p's rows of data
+ * into out (unless in place), its items in order, the mean's end. */
 static int run_apply(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
+  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
+  if (job->slabs > 1) {
+    for (size_t s = start; s < start + count; ++s) {
+      size_t q0 = s * job->slab_items, n = job->nitems - q0 < job->slab_items ? job->nitems - q0 : job->slab_items;
+      if (!resolve_pieces(job, q0, n, apply_piece)) return 0;
+    }
+    return 1;
+  }
   size_t row_bytes = job->row_elems * job->elem_bytes;
+  if (job->direct) { /* one part: tile 0 applies, the others resolve chunks for it (pipeline) */
+    if (start > 0 || count > 1) {
+      for (size_t t = start > 0 ? start : 1; t < start + count && job->pipeline; ++t) take_chunk(job, t - 1);
+      if (start > 0) return 1;
+    }
+    if (job->out != job->data) memcpy(job->out, job->data, job->dest_rows * row_bytes);
+    uint32_t* hits = hits_of(job);
+    if (hits) memset(hits, 0, job->dest_rows * sizeof *hits);
+    if (job->nitems && !(job->pipeline ? apply_pipelined(job) : resolve_pieces(job, 0, job->nitems, apply_piece))) return 0;
+    if (job->kernels.divide) {
+      for (size_t r = 0; r < job->dest_rows; ++r) {
+        if (hits[r]) job->kernels.divide(job->out + r * row_bytes, job->row_elems, hits[r] + (job->include_self != 0));
+      }
+    }
+    return 1;
+  }
   for (size_t p = start; p < start + count && p < job->parts; ++p) {
     size_t r0 = p << job->part_shift, rows = (size_t)1 << job->part_shift;
     if (r0 >= job->dest_rows) break;
@@ -158,6 +230,18 @@ static int run_apply(void* ctx, size_t start, size_t count) {
   return 1;
 }
 
+/* The offsets mode (a plain write whose sources are the items in order, src_step apart): chunk
+ * c's destination rows into the offsets tensor, for the caller to move the rows (js/call.mjs). */
+static int run_offsets(void* ctx, size_t start, size_t count) {
+  const wg_scatter_job* job = ctx;
+  if (!job->offsets) return 1;
+  for (size_t c = start; c < start + count; ++c) {
+    size_t q0, n = chunk_range(job, c, &q0);
+    if (!job->resolve(job, q0, n, job->offsets + q0, NULL)) return 0;
+  }
+  return 1;
+}
+
 static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   wg_scatter_job* job = ctx;
   const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
@@ -169,8 +253,13 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   job->mode = (wg_oob_mode)c->attrs[WG_ATTR_out_of_range];
   job->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
   job->workspace = c->tensors[WG_TENSOR_workspace].ptr;
+  job->offsets = job->offers_offsets ? c->tensors[WG_TENSOR_offsets].ptr : NULL;
   /* A few parts a thread, for balance; any number gives the same result. */
-  size_t parts = threads > 1 ? threads * 4 : 1;
+  size_t parts = threads > 1 && !job->direct ? threads * 4 : 1;
+  job->pipeline = threads > 1 && job->direct && job->slabs == 1 && job->chunks > 1 && !job->offsets;
+  if (job->pipeline) {
+    for (size_t k = 0; k < job->chunks; ++k) atomic_init(&chunk_states(job)[k], CHUNK_OPEN);
+  }
   if (parts > job->max_parts) parts = job->max_parts;
   /* A part is a power of 2 of rows, so that an update's part is a shift, not a division (which
    * cost more than the rest of the sort); the parts that hold rows are then at most `parts`. */
@@ -185,6 +274,8 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
 const wg_stage_kind wg_stage_scatter_resolve = {bind_scatter, run_resolve};
 const wg_stage_kind wg_stage_scatter_place = {bind_scatter, run_place};
 const wg_stage_kind wg_stage_scatter_apply = {bind_scatter, run_apply};
+const wg_stage_kind wg_stage_scatter_copy = {bind_scatter, run_copy};
+const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets};
 
 /* Adds n items of `size` bytes to the workspace at *end, aligned to 16 (SIZE_MAX once it overflows). */
 static size_t ws_take(size_t* end, size_t n, size_t size) {
@@ -208,30 +299,55 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
   if (job->chunk_items < 1024) job->chunk_items = 1024;
   job->chunks = (job->nitems + job->chunk_items - 1) / job->chunk_items;
   job->max_parts = job->dest_rows < WG_SCATTER_MAX_PARTS ? job->dest_rows : WG_SCATTER_MAX_PARTS;
-  /* Rows this short are updated about as fast as they are sorted: grouped over 2 threads a 1M
-   * histogram took 2.9 ms where one thread takes 2.1 (npm run bench, S3 and S4). They run on one
-   * thread, without the sort's workspace; rows of 16-bit floats, converted at each update, and
-   * longer rows are grouped. */
-  int half = plan->out_dtype == WG_DTYPE_F16 || plan->out_dtype == WG_DTYPE_BF16;
-  if (job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half) job->max_parts = 1;
   job->hits = job->reduce == WG_REDUCE_MEAN || (job->reduce != WG_REDUCE_NONE && !job->include_self);
-  /* One part, outside 'error' mode: the items are resolved where they are applied, a piece at a
-   * time on the stack, and none is kept. ('error' mode checks every index before anything is
-   * written; resolving them twice costs more than keeping them: S3 2.2 -> 4.0 ms.) */
-  job->direct = job->max_parts == 1 && job->planned_mode != WG_OOB_ERROR;
+  /* Slabs, when the op has them: run in parallel as they are, nothing sorted or kept (S4: 2.3 ms
+   * with the destinations kept and applied on one thread, 1.3 ms in slabs over 2). Not with counts
+   * per destination row (the mean, include_self 0), whose rows a slab does not own as a range. */
+  job->slabs = 1;
+  if (job->slab_items && job->slab_items < job->nitems && !job->hits) {
+    job->slabs = (job->nitems - 1) / job->slab_items + 1;
+    job->max_parts = 1;
+  }
+  /* Direct: nothing sorted; in 'error' mode the runner checks every index first
+   * (plan->check_first), in parallel, so that an error writes nothing. Slabs resolve their items
+   * where they apply them, a piece at a time on the stack. So does one part on one thread; over
+   * threads, it is a pipeline (apply_pipelined), its destinations kept in the workspace. That is
+   * for rows too short to be worth the sort: they are updated about as fast as they are resolved,
+   * and sorted over 2 threads a 1M histogram took 2.9 ms where one thread took 2.1 (S3). Rows of
+   * 16-bit floats, converted at each update, and longer rows are sorted into their parts. */
+  int half = plan->out_dtype == WG_DTYPE_F16 || plan->out_dtype == WG_DTYPE_BF16;
+  job->direct = job->max_parts == 1 || (job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half);
+  if (job->direct) job->max_parts = 1;
+  int keeps = !job->direct || (job->slabs == 1 && job->chunks > 1); /* the destinations */
   size_t end = 0;
-  job->ws_dest = job->direct ? 0 : ws_take(&end, job->nitems, sizeof(size_t));
-  job->ws_src = job->src_map && !job->direct ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
-  job->ws_counts = job->max_parts > 1 ? ws_take(&end, job->chunks * job->max_parts, sizeof(size_t)) : 0;
-  job->ws_order = job->max_parts > 1 ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_dest = keeps ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_src = keeps && job->src_map ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_counts = !job->direct ? ws_take(&end, job->chunks * job->max_parts, sizeof(size_t)) : 0;
+  job->ws_order = !job->direct ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_state = keeps && job->direct ? ws_take(&end, job->chunks, sizeof(atomic_int)) : 0;
   job->ws_hits = job->hits ? ws_take(&end, job->dest_rows, sizeof(uint32_t)) : 0;
   if (end == SIZE_MAX) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_NONE, -1, -1, -1);
   plan->workspace_bytes = end; /* none at all for one part without counts */
   plan->workspace_align = sizeof(size_t); /* its arrays: size_t and uint32_t */
-  plan->check_first = job->chunks == 0; /* no resolve stage: the runner checks the indices first */
-  if (job->chunks) wg_plan_stage(plan, &wg_stage_scatter_resolve, job, job->chunks, 1);
-  if (job->chunks && job->max_parts > 1) wg_plan_stage(plan, &wg_stage_scatter_place, job, job->chunks, 1);
-  wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->max_parts, 1);
+  /* no resolve stage (direct, or no items): the runner checks the indices first */
+  plan->check_first = job->direct || job->chunks == 0;
+  /* A plain write of rows taken in item order can be left to the caller: the offsets mode. */
+  job->offers_offsets = job->reduce == WG_REDUCE_NONE && !job->src_map && job->src_step && job->nitems;
+  if (job->offers_offsets) {
+    plan->offsets_blocks = job->nitems;
+    wg_plan_stage(plan, &wg_stage_scatter_offsets, job, job->chunks, 1);
+  }
+  if (!job->direct) {
+    wg_plan_stage(plan, &wg_stage_scatter_resolve, job, job->chunks, 1);
+    wg_plan_stage(plan, &wg_stage_scatter_place, job, job->chunks, 1);
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->max_parts, 1);
+  } else if (job->slabs > 1) {
+    size_t bytes = out_count * elem_bytes; /* the output is in memory: no overflow */
+    wg_plan_stage(plan, &wg_stage_scatter_copy, job, (bytes - 1) / COPY_TILE + 1, 1);
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->slabs, 1);
+  } else { /* tile 0 applies; with a pipeline, tiles 1 .. chunks resolve */
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, keeps ? job->chunks + 1 : 1, 1);
+  }
   return WG_OK;
 }
 

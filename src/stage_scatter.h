@@ -44,14 +44,20 @@ struct wg_scatter_job {
   size_t dest_rows;  /* rows of the output */
   size_t src_step;   /* elements between items' source rows (0: the value form) */
   int src_map;       /* the resolver gives each item's source (else item q's is q * src_step) */
+  size_t slab_items; /* items come in slabs of this many (the last fewer) that share no destination
+                        with another slab: slabs run in parallel, unsorted (0: one slab) */
   wg_scatter_resolve_fn resolve;
   int32_t reduce, include_self;
   /* the workspace (wg_plan_scatter lays it out) */
   size_t chunks, chunk_items, max_parts;
   int hits;   /* a count per destination row (the mean; include_self 0) */
-  int direct; /* one part, not in 'error' mode: destinations resolved where applied, not kept */
+  int direct; /* one part: destinations resolved where applied, not kept (the runner checks the
+                 indices first in 'error' mode) */
+  size_t slabs; /* slabs applied in parallel (direct; 1: the items in one run) */
+  int pipeline;  /* one part over threads: resolved ahead by the other threads (stage_scatter.c) */
+  int offers_offsets; /* a plain write of the items' rows in order: the offsets mode serves it */
   int32_t planned_mode; /* the out-of-range mode the plan was made for */
-  size_t ws_dest, ws_src, ws_counts, ws_order, ws_hits; /* byte offsets */
+  size_t ws_dest, ws_src, ws_counts, ws_order, ws_state, ws_hits; /* byte offsets */
   /* bound from the call by the runner */
   const uint8_t* data;
   uint8_t* out;
@@ -61,13 +67,15 @@ struct wg_scatter_job {
   wg_oob_mode mode;
   wg_negative_mode negative;
   uint8_t* workspace;
+  size_t* offsets; /* the offsets mode: each item's destination row written here, nothing applied */
   size_t elem_bytes;
   size_t parts;      /* parts of the output, each 2^part_shift destination rows (the last fewer) */
   unsigned part_shift;
   wg_reduce_kernels kernels;
 };
 
-extern const wg_stage_kind wg_stage_scatter_resolve, wg_stage_scatter_place, wg_stage_scatter_apply;
+extern const wg_stage_kind wg_stage_scatter_resolve, wg_stage_scatter_place, wg_stage_scatter_apply,
+    wg_stage_scatter_copy, wg_stage_scatter_offsets;
 
 /* Lays out the job's workspace in the plan and adds its three stages (nothing when the output is
  * empty). The op has set the job's plan fields, and the plan's output shape and index check. */

@@ -5,7 +5,7 @@
 // same position. (Not named *.test.mjs: node --test tests/ would run it as a test file.)
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import api, { dispose, heapStats, init, upload } from './tested-api.mjs';
+import api, { copyPlan, dispose, heapStats, init, upload } from './tested-api.mjs';
 import { refScatterOps } from '../../common/reference-scatter.mjs';
 import { firstDifference, indexReduceCases, scatterCases, scatterNDCases, tensorScatterCases } from './scatter-cases.mjs';
 import { hashString } from './rng.mjs';
@@ -21,8 +21,12 @@ export const SCATTER_CONFIGS = [
   { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 },
   { variant: 'simd-threaded', threads: 4, parallelThreshold: 0 },
   { variant: 'simd-threaded', threads: 4 },
+  // each path of a one-shot plain write forced (js/copy-plan.mjs: chooseScatterPath)
+  { variant: 'simd', threads: 1, path: 'js' },
+  { variant: 'simd-threaded', threads: 2, parallelThreshold: 0, path: 'kernel' },
 ];
-const label = (c) => `${c.variant} threads=${c.threads}${c.parallelThreshold !== undefined ? ` parallelThreshold=${c.parallelThreshold}` : ''}`;
+const label = (c) => `${c.variant} threads=${c.threads}${c.parallelThreshold !== undefined ? ` parallelThreshold=${c.parallelThreshold}` : ''}` +
+  (c.path ? ` path=${c.path}` : '');
 
 // What the reference makes of a case: { want } or { error }.
 function expected(c) {
@@ -62,13 +66,22 @@ export function scatterSuite(op, n = 250) {
   const fn = api[op];
   const cases = () => GENERATORS[op](hashString(op), n).map((c) => ({ ...c, expect: expected(c) }));
   for (const config of SCATTER_CONFIGS) {
-    test(`${op} vs reference: ${label(config)}`, async () => {
-      await init(config);
+    test(`${op} vs reference: ${label(config)}`, async (t) => {
+      const { path, ...opts } = config;
+      await init(opts);
       try {
+        if (path) copyPlan.forcePath(path);
+        const taken = { ...copyPlan?.pathCounts };
         const heap = heapStats().heapInUse;
         for (const c of cases()) checkCase(c, c.expect, () => fn(...c.args, c.opts));
         assert.equal(heapStats().heapInUse, heap, 'wasm heap not restored');
+        if (path) {
+          const served = copyPlan.pathCounts[path] - taken[path];
+          t.diagnostic(`${path} path: ${served} calls`);
+          assert.ok(served > 5, `the ${path} path served the plain writes`);
+        }
       } finally {
+        copyPlan?.forcePath(null);
         dispose();
       }
     });

@@ -3,12 +3,14 @@
 // (calls just on each side of it take the path it says and give the reference's values), and
 // the cases that must not take the JS path (an opts.out that shares memory with the data, resident
 // data). tests/lib/random-suite.mjs (each op's file in tests/ops/) runs its seeded cases with each
-// path forced.
+// path forced. The scatters' plain writes too: executeScatterPlan by itself, and the calls that
+// must not take the JS path (tests/lib/scatter-suite.mjs forces each path on the seeded cases).
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { refTake } from '../../common/reference.mjs';
-import { COSTS, ZERO_BLOCK, choosePath, executePlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
-import { dispose, init, take, upload } from '../../js/index.mjs';
+import { refScatterND } from '../../common/reference-scatter.mjs';
+import { COSTS, ZERO_BLOCK, choosePath, executePlan, executeScatterPlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
+import { dispose, init, scatterND, take, upload } from '../../js/index.mjs';
 import { Rng } from '../lib/rng.mjs';
 
 before(() => init());
@@ -126,4 +128,74 @@ test('the cost tables have one entry per block size, in increasing size', () => 
   assert.equal(jsPerBlock.length, blockBytes.length);
   assert.equal(kernelPerBlock.length, blockBytes.length);
   assert.ok(blockBytes.every((b, i) => i === 0 || b > blockBytes[i - 1]));
+});
+
+test('executeScatterPlan: every element size, each loop, dropped rows, the last write to a row wins, bitwise', () => {
+  const rng = new Rng(0x5ca7);
+  let cases = 0;
+  for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array, BigInt64Array]) {
+    const e = Type.BYTES_PER_ELEMENT;
+    for (const elems of [1, 2, 3, 16, 17, 40]) { // rows: single words, loops, TypedArray.set
+      const bb = elems * e, rows = 9, n = 23;
+      const backing = new Uint8Array(n * bb + e).map(() => rng.int(0, 255)); // NaN payloads included
+      const src = new Uint8Array(backing.buffer, e, n * bb);
+      const dests = Uint32Array.from({ length: n }, () => (rng.chance(0.2) ? ZERO_BLOCK : rng.int(0, rows - 1)));
+      const out = new Uint8Array(rows * bb + 2 * e).fill(0xee);
+      const dst = new Uint8Array(out.buffer, e, rows * bb);
+      const want = dst.slice();
+      for (let j = 0; j < n; j++) if (dests[j] !== ZERO_BLOCK) want.set(src.subarray(j * bb, (j + 1) * bb), dests[j] * bb);
+      executeScatterPlan(dests, n, src, dst, bb, e);
+      assert.deepEqual(dst, want, `${Type.name}, rows of ${bb} bytes`);
+      assert.deepEqual([...out.subarray(0, e), ...out.subarray(e + rows * bb)], new Array(2 * e).fill(0xee), 'nothing written around dst');
+      cases++;
+    }
+  }
+  assert.equal(cases, 30);
+});
+
+test('scatters: errors are the same on both paths, nothing written to opts.out', () => {
+  const data = { data: new Float32Array(64 * 8).map((_, i) => i), shape: [64, 8] };
+  const indices = { data: Int32Array.from([3, 64, 1]), shape: [3, 1] };
+  const updates = { data: new Float32Array(3 * 8).fill(7), shape: [3, 8] };
+  const messages = [];
+  for (const path of ['kernel', 'js']) {
+    forcePath(path);
+    const out = new Float32Array(64 * 8).fill(-1);
+    const before = pathCounts[path];
+    assert.throws(() => scatterND(data, indices, updates, { out }), (e) => {
+      messages.push(e.message);
+      return e instanceof RangeError;
+    });
+    assert.equal(pathCounts[path] - before, 1, `${path}: the path was taken`);
+    assert.ok(out.every((v) => v === -1), `${path}: opts.out untouched`);
+  }
+  forcePath(null);
+  assert.equal(messages[0], messages[1]);
+  assert.match(messages[0], /indices\[1, 0\] = 64/);
+});
+
+test('scatters, not the JS path: an opts.out sharing memory with the data or the updates, resident data, a reduction', () => {
+  forcePath('js');
+  const buffer = new Float32Array(64);
+  for (let i = 0; i < 64; i++) buffer[i] = i;
+  const indices = { data: Int32Array.from([3, 0, 3]), shape: [3, 1] };
+  const original = buffer.slice();
+  const before = { ...pathCounts };
+  // the data [4, 4] in buffer[0, 16), the updates [3, 4] in buffer[16, 28)
+  const data = { data: buffer.subarray(0, 16), shape: [4, 4] };
+  const updates = { data: buffer.subarray(16, 28), shape: [3, 4] };
+  const want = refScatterND({ data: original.slice(0, 16), shape: [4, 4] }, indices, { data: original.slice(16, 28), shape: [3, 4] }).data;
+  for (const at of [8, 20]) { // an output over the data's second half, then over the updates
+    buffer.set(original);
+    const out = buffer.subarray(at, at + 16);
+    scatterND(data, indices, updates, { out });
+    assert.deepEqual(Array.from(out), Array.from(want), `opts.out at ${at}: the kernel read its inputs first`);
+  }
+  buffer.set(original);
+  const table = upload(data);
+  assert.deepEqual(Array.from(scatterND(table, indices, updates).data), Array.from(want));
+  table.dispose();
+  scatterND(data, indices, updates, { reduce: 'add' });
+  assert.deepEqual(pathCounts, before, 'no call could take the JS path');
+  forcePath(null);
 });
