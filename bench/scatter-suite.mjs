@@ -28,7 +28,7 @@ function makeCases(log) {
       const { indexBytes, updatesBytes } = formBytes(form, t);
       return {
         suite: 'S', w: { ...w, id: i ? `${w.id}-nd` : w.id, base: w.id, form }, t, expected, bytes: indexBytes + updatesBytes,
-        row: { id: i ? `${w.id}-nd` : w.id, base: w.id, op: form.op, title: w.title, dataBytes: t.data.data.byteLength, indexBytes, updatesBytes,
+        row: { id: i ? `${w.id}-nd` : w.id, base: w.id, op: form.op, reduce: w.reduce, rows: t.items.rows.length, title: w.title, dataBytes: t.data.data.byteLength, indexBytes, updatesBytes,
           outputHash: fnv1a(expected) },
       };
     });

@@ -116,11 +116,17 @@ export const COSTS = {
   kernelPerBlock: [1.33, 13.12, 19.68, 38.96, 104.7, 364, 1167],
   jsPerBlock: [8.55, 71.85, 172.1, 139.7, 161.4, 398.7, 1258],
   copyInPerByte: 0.064,
+  // The scatters' plain writes, per update row of blockBytes[i] (bench/scatter-copy-cost.mjs,
+  // 2026-11-25, simd-threaded at 2 threads): what each path costs besides copying the data.
+  scatterKernelPerRow: [2.47, 9.7, 15.56, 39.38, 115.47, 572.74, 1933.52],
+  scatterJsPerRow: [4.72, 11.62, 35.34, 97.55, 233.73, 503.23, 1436.28],
 };
 
-// A per-block cost at block size bb: interpolated between the measured sizes on a log scale,
-// and beyond the largest in proportion to the bytes.
-function perBlock(table, bb) {
+/**
+ * A per-block cost at block size bb (of one of COSTS's tables): interpolated between the measured
+ * sizes on a log scale, and beyond the largest in proportion to the bytes.
+ */
+export function perBlock(table, bb) {
   const sizes = COSTS.blockBytes;
   const last = sizes.length - 1;
   if (bb >= sizes[last]) return table[last] * (bb / sizes[last]);
@@ -169,9 +175,11 @@ export function chooseScatterPath(t, target, nitems, wasmBuffer) {
     const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
     if (a.buffer === wasmBuffer || overlaps(bytes, t.data.data) || (t.updates.ptr === undefined && overlaps(bytes, t.updates.data))) return 'kernel';
   }
-  // The model of choosePath, per update row: the kernel path copies the data into wasm memory
-  // (the copy out matches the JS path's copy of the data into its new array).
-  const path = forced ?? modelPath(t.data, t.updates.bytes, nitems);
+  // The kernel path copies the data into wasm memory besides (its copy out matches the JS path's
+  // copy of the data into its new array).
+  const bb = t.updates.bytes / nitems;
+  const kernel = t.data.bytes * COSTS.copyInPerByte + nitems * perBlock(COSTS.scatterKernelPerRow, bb);
+  const path = forced ?? (nitems * perBlock(COSTS.scatterJsPerRow, bb) < kernel ? 'js' : 'kernel');
   pathCounts[path]++;
   return path;
 }

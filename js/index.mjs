@@ -71,7 +71,7 @@ async function start(opts) {
   opts[TEST_HOOKS]?.loaded?.(m, memory); // test-only (tests/unit/init.test.mjs): makes what follows fail
   // Every field of the state from the start (call.mjs's too): one shape for V8 on the hot path.
   const s = { m, memory, pool: 0, call: 0, requestedThreads: opts.threads, lastCallBytes: 0, closed: false,
-    abi: null, info: null, fields: null, codes: null, sharedMemory: false, words: null, wordsBuffer: null };
+    abi: null, info: null, fields: null, codes: null, words: null, wordsBuffer: null };
   try {
     s.abi = readAbi(m, memory);
     checkOps(s.abi);

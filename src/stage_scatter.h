@@ -1,21 +1,26 @@
-/* The scatters' stage kind (src/op.h), in three steps: the output is data (copied into out,
- * unless out is data: in place) with nitems update rows of row_elems elements applied, each to
- * the destination row its indices select, combined by a reduction kernel (scatter_kernels.h).
+/* The scatters' stage kinds (src/op.h): the output is data (copied into out, unless out is data:
+ * in place) with nitems update rows of row_elems elements applied, each to the destination row its
+ * indices select, combined by a reduction kernel (scatter_kernels.h).
  *
  * The result is the one of applying the updates one at a time in item order (the row-major
- * order of the index tensor), at any thread count, without atomics: the destinations are
- * resolved first (every index checked before anything is written: an error writes nothing,
- * in place included), then, on more than one thread, the items are grouped by destination with
- * a stable counting sort into the workspace, and each group of destination rows is applied, in
- * item order, by the one thread that owns it:
- *   1. resolve (over chunks of items): dest[q] = the item's destination row, or WG_ZERO_BLOCK
- *      for a dropped one; with parts > 1, how many of the chunk's items go to each part;
- *   2. place (over chunks): each chunk's items into order[], part by part, chunks in order;
- *   3. apply (over parts): the part's rows of data copied to out, then its items applied in
- *      order (the mean divided at the end).
- * Parts are ranges of destination rows; with one thread, or rows too short to be worth the sort,
- * there is one part and no sort; outside 'error' mode no destination is kept either: the apply
- * stage resolves them, a piece at a time. */
+ * order of the index tensor), at any thread count, without atomics on the data. Every index is
+ * checked before anything is written (an error writes nothing, in place included): by the
+ * runner's parallel scan first (plan->check_first), or by the resolve stage. Then one of three
+ * plans, by what the op's items are:
+ *   - slabs: items in runs that share no destination with another run (the op sets slab_items:
+ *     where the index's outer coordinates are the destination's): data copied to out, then the slabs applied
+ *     in parallel, each in order, its destinations resolved a piece at a time on the stack;
+ *   - one part (rows too short to be worth a sort): one thread applies every item in order; over
+ *     threads the others resolve chunks of destinations into the workspace ahead of it (a
+ *     pipeline: run_apply);
+ *   - sorted (longer rows): 1. resolve (over chunks): dest[q] = the item's destination row, or
+ *     WG_ZERO_BLOCK for a dropped one, and how many of the chunk's items go to each part (a range
+ *     of 2^part_shift destination rows); 2. place (over chunks): a stable counting sort of the
+ *     items into order[], part by part; 3. apply (over parts): the part's rows of data copied to
+ *     out, then its items applied in order (the mean divided at the end).
+ * The offsets mode (a plain write of the update rows in order, when the call gives an offsets
+ * tensor): each item's destination row resolved into it and nothing applied; the caller writes
+ * the rows (js/call.mjs: the data stays in JS). */
 #ifndef WG_STAGE_SCATTER_H
 #define WG_STAGE_SCATTER_H
 
@@ -34,7 +39,7 @@ typedef int (*wg_scatter_resolve_fn)(const wg_scatter_job* job, size_t q, size_t
 /* Most parts and chunks a call uses (the workspace holds a count per chunk and part). */
 #define WG_SCATTER_MAX_PARTS 16
 #define WG_SCATTER_MAX_CHUNKS 64
-/* Bytes of an update row below which the updates are not grouped over threads (wg_plan_scatter). */
+/* Bytes of an update row below which the updates are not sorted into parts (wg_plan_scatter). */
 #define WG_SCATTER_MIN_GROUPED_ROW 64
 
 struct wg_scatter_job {

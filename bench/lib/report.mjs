@@ -142,6 +142,7 @@ const HOW = [
   'where threads start to pay ([architecture](architecture.md#threads)).',
   '- `node bench/copy-cost.mjs`: the per-block costs of the two one-shot paths, the table `COSTS` in `js/copy-plan.mjs` ' +
   '([where the bytes move](architecture.md#where-the-bytes-move)).',
+  '- `node bench/scatter-copy-cost.mjs`: the same per update row of the scatters\' plain writes (`COSTS.scatter*`).',
   '- `node bench/heap.mjs`: peak wasm heap per call next to the bytes of inputs and output.',
   '- `node bench/gbq-profile.mjs`: where a `gatherBlockQuantized` call\'s time goes.',
   '- `node bench/native/check.mjs` and `node bench/peers/check.mjs`: the native driver\'s and the peers\' outputs against the ' +

@@ -1,8 +1,9 @@
 /* The scatters' stage (src/stage_scatter.c) on a pool: each op with heavy duplicate indices (most
  * items hit one of three destinations, the rest spread over every part of the output), run on
- * pools of 3 and 4 threads with the parallel threshold at 0, so that every call is resolved in
- * chunks, sorted by destination part and applied part by part, and compared bit for bit with the
- * same call on the caller alone; in place too. Every value type and reduction, include_self 0 and
+ * pools of 3 and 4 threads with the parallel threshold at 0, so that every call runs its plan over
+ * threads (src/stage_scatter.h: slabs in parallel, the one-part pipeline of short rows, or the
+ * sort by destination part), and compared bit for bit with the same call on the caller alone; in
+ * place too. Every value type and reduction, include_self 0 and
  * 1, index types of both widths, the drop and clamp modes, src larger than index and the value
  * form. An out-of-range index at the end (the last chunk) fails the call on the pool with the
  * first bad index reported, and writes nothing, in place included.

@@ -124,9 +124,8 @@ test('not the JS path: an opts.out sharing memory with the data, or resident dat
 });
 
 test('the cost tables have one entry per block size, in increasing size', () => {
-  const { blockBytes, jsPerBlock, kernelPerBlock } = COSTS;
-  assert.equal(jsPerBlock.length, blockBytes.length);
-  assert.equal(kernelPerBlock.length, blockBytes.length);
+  const { blockBytes, jsPerBlock, kernelPerBlock, scatterJsPerRow, scatterKernelPerRow } = COSTS;
+  for (const table of [jsPerBlock, kernelPerBlock, scatterJsPerRow, scatterKernelPerRow]) assert.equal(table.length, blockBytes.length);
   assert.ok(blockBytes.every((b, i) => i === 0 || b > blockBytes[i - 1]));
 });
 
@@ -197,5 +196,20 @@ test('scatters, not the JS path: an opts.out sharing memory with the data or the
   table.dispose();
   scatterND(data, indices, updates, { reduce: 'add' });
   assert.deepEqual(pathCounts, before, 'no call could take the JS path');
+  forcePath(null);
+});
+
+test('scatters, the JS path: the data copied into the new array bit for bit (NaN payloads, -0)', () => {
+  forcePath('js');
+  const bits = Uint32Array.from([0x7fc00001, 0xffa00002, 0x80000000, 0x7f800001, 0x3f800000, 0xff812345, 0x00000001, 0x7fffffff]);
+  const data = { data: new Float32Array(bits.buffer), shape: [4, 2] };
+  const indices = { data: Int32Array.from([2]), shape: [1, 1] };
+  const updates = { data: new Float32Array(new Uint32Array([0x7fc0dead, 0xffc0beef]).buffer), shape: [1, 2] };
+  const before = pathCounts.js;
+  const got = scatterND(data, indices, updates).data;
+  assert.equal(pathCounts.js - before, 1);
+  const want = bits.slice();
+  want.set([0x7fc0dead, 0xffc0beef], 4);
+  assert.deepEqual(new Uint32Array(got.buffer, got.byteOffset, 8), want);
   forcePath(null);
 });
