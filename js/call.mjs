@@ -334,6 +334,11 @@ function copyOf(a, Type, length) {
   return out;
 }
 
+/** The workspace bytes the shape query wrote into the record (w: writeCall's view of memory). */
+export function readWorkspaceBytes({ slot }, w) {
+  return w[slot.workspace.shape];
+}
+
 /** The output shape the shape query wrote into the record (w: writeCall's view of memory). */
 export function readOutShape({ slot }, w) {
   const shape = new Array(w[slot.out.rank]);

@@ -6,9 +6,9 @@
 // and writes its output where they are: nothing is copied between the two memories.
 // The call goes through the same call record as the library's (js/call.mjs: writeCall,
 // writeTensors, readOutShape, failure), laid out as the guest's own constants table says.
-// The guest runs on the calling thread (it has no pool) and allocates nothing: the host's memory
-// does not grow during a call.
-import { failure, prepareCalls, readOutShape, writeCall, writeTensors } from './call.mjs';
+// The guest runs on the calling thread (it has no pool) and allocates nothing itself: a scatter's
+// workspace, when its plan asks for one, is a block of the host's malloc for the call.
+import { failure, prepareCalls, readOutShape, readWorkspaceBytes, writeCall, writeTensors } from './call.mjs';
 import { readAbi } from './abi.mjs';
 
 /** Stack of the guest: the ops use under 2 KiB (tests/unit/guest.test.mjs measures it). */
@@ -78,7 +78,7 @@ export function createGuest(module, { memory, malloc, free }) {
     const abi = readAbi(m, memory);
     if (abi.call.size > CALL_BYTES) throw new Error(`wasm-gather: the guest's call record (${abi.call.size} bytes) does not fit`);
     const s = { m, memory, abi, call: stackTop, pool: 0, stack: { low: dataBase + dataBytes, top: stackTop },
-      disposed: false, dispose() { if (!s.disposed) { s.disposed = true; free(block); } } };
+      malloc, free, disposed: false, dispose() { if (!s.disposed) { s.disposed = true; free(block); } } };
     prepareCalls(s);
     return s;
   } catch (e) {
@@ -98,17 +98,30 @@ export function plan(g, call) {
   const w = writeCall(g, call.desc, call.tensors, call.attrs, call.mode, call.negative);
   const status = g.m._wg_call_shape(g.call);
   if (status !== g.codes.ok) throw failure(g, status, call.desc, call.tensors, call.negative);
+  call.workspaceBytes = readWorkspaceBytes(g, w);
   return readOutShape(g, w); // the guest allocates nothing: w still views the host's memory
 }
 
 /**
  * Runs the call last planned (plan's call) into host address out (the output's shape and type
- * as planned); throws the library's error (an index out of range: the first one).
+ * as planned); throws the library's error (an index out of range: the first one). The workspace
+ * its plan asks for (a scatter's), if any, is a block of the host's malloc for the call: the host's
+ * memory may grow then, before the run (its tensors' addresses stay).
  */
 export function run(g, call, out) {
   const ptrs = { out };
   for (const role in call.tensors) ptrs[role] = call.tensors[role].ptr;
-  writeTensors(g, ptrs);
-  const status = g.m._wg_call_run(0, g.call);
-  if (status !== g.codes.ok) throw failure(g, status, call.desc, call.tensors, call.negative);
+  const block = call.workspaceBytes ? g.malloc(call.workspaceBytes + WORKSPACE_ALIGN) >>> 0 : 0;
+  if (call.workspaceBytes && !block) throw new RangeError(`${call.desc.name}: the host could not allocate the ${call.workspaceBytes} bytes of workspace the call needs`);
+  try {
+    if (block) ptrs.workspace = Math.ceil(block / WORKSPACE_ALIGN) * WORKSPACE_ALIGN;
+    writeTensors(g, ptrs);
+    const status = g.m._wg_call_run(0, g.call);
+    if (status !== g.codes.ok) throw failure(g, status, call.desc, call.tensors, call.negative);
+  } finally {
+    if (block) g.free(block);
+  }
 }
+
+// The most alignment a plan asks of its workspace (src/op.h: workspace_align, at most 16).
+const WORKSPACE_ALIGN = 16;

@@ -1,10 +1,14 @@
-// wasm-gather/tfjs: TensorFlow.js's GatherV2 and GatherNd kernels for its 'cpu' and 'wasm'
-// backends, served by wasm-gather. The application passes its own tfjs-core namespace: this
+// wasm-gather/tfjs: TensorFlow.js's GatherV2, GatherNd, ScatterNd, TensorScatterUpdate and
+// UnsortedSegmentSum kernels for its 'cpu' and 'wasm' backends, served by wasm-gather (the last
+// one is new on 'wasm', which has none: with it, gather's gradient runs there). The application passes its own tfjs-core namespace: this
 // module imports nothing of TensorFlow.js (an optional peer dependency, never bundled).
 //
 // Semantics are TensorFlow.js's: its shape checks (called from the namespace, so its messages),
-// its messages for bad indices, and where its backends are wrong (GatherV2 with batchDims on wasm,
-// GatherNd's unchecked or flattened-only index check) the right answer or its error.
+// its messages for bad indices, and where its backends are wrong the right answer or its error:
+// GatherV2 with batchDims on wasm, GatherNd's, ScatterNd's and TensorScatterUpdate's unchecked or
+// flattened-only index checks, TensorScatterUpdate writing into its input on cpu, and on cpu
+// UnsortedSegmentSum's float32 result for int32 input and its masked sum, where one NaN or
+// Infinity in x makes every segment NaN (docs/api.md#tensorflowjs lists them).
 //
 // Data movement: on 'cpu' the tensors' values are TypedArrays (backend.data), passed as they are
 // and the result handed over without another copy; a tensor gathered from a second time (an
@@ -21,11 +25,14 @@ import { OPS } from './ops/index.mjs';
 import { getState } from './state.mjs';
 import { checkOptionNames, sameShape } from './tensor.mjs';
 
-// The ops that serve a tfjs kernel (their descriptors' `tfjs`), by the kernel's name.
-const SERVES = Object.fromEntries(OPS.filter((d) => d.tfjs).map((d) => [d.tfjs, d]));
+// The ops that serve tfjs kernels (their descriptors' `tfjs`), by the kernel's name.
+const SERVES = Object.fromEntries(OPS.flatMap((d) => (d.tfjs ?? []).map((k) => [k, d])));
 const KERNELS = Object.keys(SERVES);
 const BACKENDS = ['cpu', 'wasm'];
+// The dtypes each kernel serves; the others go to the kernel registered before. (Sums of bools are
+// not served: tfjs adds them as numbers.)
 const DTYPES = new Set(['float32', 'int32', 'bool']);
+const NUMERIC = new Set(['float32', 'int32']);
 const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
 const ELEMENT_TYPES = { float32: 'F32', int32: 'I32', bool: 'U8' }; // src/call.h's names
 // What a served call asks of wasm-gather: tfjs's rules (an out-of-range or negative index is an error).
@@ -130,14 +137,14 @@ function checkNamespace(tf, fn) {
 const count = (table, key) => { table[key] = (table[key] ?? 0) + 1; };
 
 // Whether wasm-gather serves this call; otherwise the original kernel does (or an error says why not).
-function served(backend, dtype, indices) {
-  return DTYPES.has(dtype) && indices.dtype === 'int32' && getState() !== null &&
+function served(backend, dtype, indices, dtypes = DTYPES) {
+  return dtypes.has(dtype) && indices.dtype === 'int32' && getState() !== null &&
     (typeof backend.typedArrayFromHeap === 'function' || backend.data?.get !== undefined);
 }
 
-function fallback(original, key, args, kernelName, backendName, dtype) {
+function fallback(original, key, args, kernelName, backendName, dtype, dtypes = DTYPES) {
   count(stats.fallbacks, key);
-  if (!original) throw new Error(`${kernelName}: no ${backendName} kernel for dtype ${dtype} (wasm-gather serves float32, int32 and bool)`);
+  if (!original) throw new Error(`${kernelName}: no ${backendName} kernel for dtype ${dtype} (wasm-gather serves ${[...dtypes].join(', ')})`);
   return original.kernelFunc(args);
 }
 
@@ -186,8 +193,83 @@ function gatherNdKernel(tf, backendName, original, desc) {
   };
 }
 
+// tfjs's indices of a scatter (tf.scatterND, tf.tensorScatterUpdate): [..., K] tuples, but a
+// rank-1 tensor holds n tuples of one (backend_util.calculateShapes): wasm-gather's [n, 1].
+const tupleShape = (indices) => (indices.shape.length === 1 ? [indices.shape[0], 1] : indices.shape);
+
+// A scatter's bad index, in tfjs's words (tfjs-backend-cpu's scatterImpl): the tuple that holds it.
+function scatterIndexError(io, e, indices, shape) {
+  if (!e.index) return e;
+  const k = tupleShape(indices).at(-1);
+  const start = e.index.position - (e.index.position % k);
+  return new Error(`Invalid indices: ${Array.from(io.view(indices).subarray(start, start + k))} does not index into ${shape}`);
+}
+
+// ScatterNd (tf.scatterND): zeros of `shape` with the updates summed at their tuples, in order.
+function scatterNdKernel(tf, backendName, original, desc) {
+  const key = `${backendName}/ScatterNd`;
+  return (args) => {
+    const { inputs: { indices, updates }, backend, attrs: { shape } } = args;
+    if (!served(backend, updates.dtype, indices, NUMERIC)) return fallback(original, key, args, 'ScatterNd', backendName, updates.dtype, NUMERIC);
+    const io = access(backend);
+    count(stats.calls, key);
+    try {
+      return io.scatter(desc, { data: null, shape, dtype: updates.dtype, indices, indexShape: tupleShape(indices), updates,
+        opts: { reduce: 'add', ...POLICY } });
+    } catch (e) {
+      throw scatterIndexError(io, e, indices, shape);
+    }
+  };
+}
+
+// TensorScatterUpdate (tf.tensorScatterUpdate): a new tensor, the input's values with the slices
+// at the tuples replaced, in order (the last write wins). The input is not written.
+function tensorScatterUpdateKernel(tf, backendName, original, desc) {
+  const key = `${backendName}/TensorScatterUpdate`;
+  return (args) => {
+    const { inputs: { tensor, indices, updates }, backend } = args;
+    if (!served(backend, tensor.dtype, indices)) return fallback(original, key, args, 'TensorScatterUpdate', backendName, tensor.dtype);
+    const io = access(backend);
+    count(stats.calls, key);
+    try {
+      return io.scatter(desc, { data: tensor, shape: tensor.shape, dtype: tensor.dtype, indices, indexShape: tupleShape(indices), updates,
+        opts: { reduce: 'none', ...POLICY } });
+    } catch (e) {
+      throw scatterIndexError(io, e, indices, tensor.shape);
+    }
+  };
+}
+
+// UnsortedSegmentSum (tf.unsortedSegmentSum, and gather's gradient): [numSegments,
+// ...x.shape[ids.rank:]] zeros with each row of x added to the segment its id names, in order, in
+// x's dtype. One pass over x, whatever numSegments. Ids out of [0, numSegments) are dropped:
+// TensorFlow drops negative ones, and on GPU the ones above too (its CPU kernel throws for them);
+// dropping both keeps tfjs's behaviour, whose cpu kernel drops them, and a gradient never fails.
+// https://www.tensorflow.org/api_docs/python/tf/math/unsorted_segment_sum
+function unsortedSegmentSumKernel(tf, backendName, original, desc) {
+  const key = `${backendName}/UnsortedSegmentSum`;
+  return (args) => {
+    const { inputs: { x, segmentIds }, backend, attrs: { numSegments } } = args;
+    if (!served(backend, x.dtype, segmentIds, NUMERIC)) return fallback(original, key, args, 'UnsortedSegmentSum', backendName, x.dtype, NUMERIC);
+    const io = access(backend);
+    count(stats.calls, key);
+    const shape = [numSegments, ...x.shape.slice(segmentIds.shape.length)];
+    return io.scatter(desc, { data: null, shape, dtype: x.dtype, indices: segmentIds, indexShape: segmentIds.shape, updates: x,
+      axis: 0, opts: { reduce: 'add', outOfRange: 'drop', negativeIndices: 'error' } });
+  };
+}
+
 // Each kernel wasm-gather serves, by its name (SERVES: the op behind it).
-const KERNEL_FUNCS = { GatherV2: gatherV2Kernel, GatherNd: gatherNdKernel };
+const KERNEL_FUNCS = {
+  GatherV2: gatherV2Kernel, GatherNd: gatherNdKernel, ScatterNd: scatterNdKernel,
+  TensorScatterUpdate: tensorScatterUpdateKernel, UnsortedSegmentSum: unsortedSegmentSumKernel,
+};
+
+// A scatter's call of its op's public function (desc.fn): data, the index (with an axis for
+// indexReduce), the updates, the options.
+const callScatter = (desc, spec, data, indices, updates, opts) =>
+  (spec.axis === undefined ? desc.fn(data, indices, updates, opts) : desc.fn(data, spec.axis, indices, updates, opts));
+const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
 
 // How a backend's tensors are read and its outputs made, and an op run on them: run(desc, x,
 // indices, outShape, opts) with desc the op's descriptor (js/ops/), opts its options (axis, batchDims).
@@ -213,6 +295,19 @@ function cpuAccess(backend) {
       const { data } = desc.fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...POLICY });
       return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
     },
+    // spec: { data (a tensor, or null: zeros), shape, dtype, indices, indexShape, updates, axis?, opts }
+    scatter(desc, spec) {
+      const updates = { data: io.view(spec.updates), shape: spec.updates.shape };
+      const indices = { data: io.view(spec.indices), shape: spec.indexShape };
+      let out;
+      if (spec.data) { // a new array (the input's values are only read)
+        out = callScatter(desc, spec, { data: io.view(spec.data), shape: spec.shape }, indices, updates, spec.opts).data;
+      } else { // updated where it is: the zeros are the output
+        out = new ARRAY_TYPES[spec.dtype](sizeOf(spec.shape));
+        callScatter(desc, spec, { data: out, shape: spec.shape }, indices, updates, { ...spec.opts, out });
+      }
+      return backend.makeTensorInfo(spec.shape, spec.dtype, out);
+    },
   };
   return io;
 }
@@ -226,6 +321,20 @@ function wasmAccess(backend) {
       const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: views are made after
       try {
         desc.fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...POLICY, out: io.view(out) });
+      } catch (e) {
+        backend.disposeData(out.dataId);
+        throw e;
+      }
+      return out;
+    },
+    scatter(desc, spec) {
+      const out = backend.makeOutput(spec.shape, spec.dtype); // may grow tfjs's heap: views are made after
+      try {
+        const o = io.view(out);
+        if (!spec.data) o.fill(0);
+        const data = { data: spec.data ? io.view(spec.data) : o, shape: spec.shape };
+        callScatter(desc, spec, data, { data: io.view(spec.indices), shape: spec.indexShape },
+          { data: io.view(spec.updates), shape: spec.updates.shape }, { ...spec.opts, out: o });
       } catch (e) {
         backend.disposeData(out.dataId);
         throw e;
@@ -253,6 +362,28 @@ function inPlaceAccess(backend, g) {
     if (!sameShape(shape, outShape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${outShape}]`);
     const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: addresses stay
     try {
+      run(g, call, address(out));
+    } catch (e) {
+      backend.disposeData(out.dataId);
+      throw e;
+    }
+    stats.inPlace++;
+    return out;
+  };
+  io.scatter = (desc, spec) => {
+    const out = backend.makeOutput(spec.shape, spec.dtype); // may grow tfjs's heap: addresses stay
+    try {
+      if (!spec.data) io.view(out).fill(0); // the zeros, updated where they are
+      const tensor = (t, shape = t.shape) => ({ shape, dtype: ELEMENT_TYPES[t.dtype], ptr: address(t) });
+      const tensors = {
+        data: spec.data ? tensor(spec.data) : { shape: spec.shape, dtype: ELEMENT_TYPES[spec.dtype], ptr: address(out) },
+        indices: { shape: spec.indexShape, kind: 'I32', dtype: 'I32', ptr: address(spec.indices), Type: Int32Array, length: sizeOf(spec.indexShape) },
+        updates: tensor(spec.updates),
+      };
+      const call = { desc, tensors, attrs: desc.attrs(spec.opts, tensors, g, [null, spec.axis]).attrs,
+        mode: spec.opts.outOfRange, negative: spec.opts.negativeIndices };
+      const shape = plan(g, call);
+      if (!sameShape(shape, spec.shape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${spec.shape}]`);
       run(g, call, address(out));
     } catch (e) {
       backend.disposeData(out.dataId);

@@ -5,7 +5,7 @@ import { dataTensor, indexTensor, integerArg } from '../tensor.mjs';
 const desc = {
   name: 'gatherND',
   c: 'gather_nd',
-  tfjs: 'GatherNd',
+  tfjs: ['GatherNd'],
   params: ['params', 'indices', 'opts'],
   tensors: { data: 'params', indices: 'indices' },
   attributes: ['batch_dims'],

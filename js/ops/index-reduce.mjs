@@ -16,6 +16,7 @@ const desc = {
   options: ['reduce', 'includeSelf', 'inPlace', 'dtype'],
   modes: SCATTER_MODES,
   fromData: true,
+  tfjs: ['UnsortedSegmentSum'],
   read(s, [input, , index, source, opts]) {
     const d = scatterData(OP, 'input', input, s, opts);
     return { data: d, indices: indexTensor(OP, 'index', index, s), updates: updatesTensor(OP, 'source', source, s, d) };

@@ -15,6 +15,7 @@ const desc = {
   options: ['reduce', 'includeSelf', 'inPlace', 'dtype'],
   modes: SCATTER_MODES,
   fromData: true,
+  tfjs: ['ScatterNd', 'TensorScatterUpdate'],
   read(s, [data, indices, updates, opts]) {
     const d = scatterData(OP, 'data', data, s, opts);
     return { data: d, indices: indexTensor(OP, 'indices', indices, s), updates: updatesTensor(OP, 'updates', updates, s, d) };

@@ -5,7 +5,7 @@ import { dataTensor, indexTensor, integerArg } from '../tensor.mjs';
 const desc = {
   name: 'take',
   c: 'take',
-  tfjs: 'GatherV2',
+  tfjs: ['GatherV2'],
   params: ['params', 'indices', 'opts'],
   tensors: { data: 'params', indices: 'indices' },
   attributes: ['axis', 'batch_dims'],
