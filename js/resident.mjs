@@ -36,7 +36,9 @@ export class ResidentTensor {
   /** Copies the data out of wasm memory into `out` (a TypedArray of the same type and length) or a new array. */
   read(out) {
     const r = live(this, 'read', 'this');
-    const dst = out ?? new r.Type(r.length);
+    // A new array by the constructor: one pass (js/call.mjs: deliver).
+    if (out == null) return new r.Type(new r.Type(r.owner.memory.buffer, r.ptr, r.length));
+    const dst = out;
     if (!(dst instanceof r.Type) || dst.length !== r.length) {
       throw new TypeError(`read: out must be a ${r.Type.name} of ${r.length} elements, got ${describe(dst)}`);
     }

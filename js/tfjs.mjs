@@ -19,9 +19,11 @@
 // copied. Where the guest cannot run (a shared memory: tfjs's threaded build; opts.inPlace false),
 // the indices are copied into wasm-gather's memory, the output out of it, and tables are cached
 // as on 'cpu'.
+import { allocate } from './call.mjs';
 import { guestModule, createGuest, plan, run } from './guest.mjs';
 import { init, upload } from './index.mjs';
 import { OPS } from './ops/index.mjs';
+import { ResidentTensor } from './resident.mjs';
 import { getState } from './state.mjs';
 import { checkOptionNames, sameShape } from './tensor.mjs';
 
@@ -302,14 +304,30 @@ function cpuAccess(backend) {
       let out;
       if (spec.data) { // a new array (the input's values are only read)
         out = callScatter(desc, spec, { data: io.view(spec.data), shape: spec.shape }, indices, updates, spec.opts).data;
-      } else { // updated where it is: the zeros are the output
-        out = new ARRAY_TYPES[spec.dtype](sizeOf(spec.shape));
-        callScatter(desc, spec, { data: out, shape: spec.shape }, indices, updates, { ...spec.opts, out });
+      } else { // zeros made in wasm-gather's memory, updated there and copied out once
+        const zeros = residentZeros(ARRAY_TYPES[spec.dtype], spec.shape);
+        try {
+          callScatter(desc, spec, zeros, indices, updates, { ...spec.opts, inPlace: true });
+          out = zeros.read();
+        } finally {
+          zeros.dispose();
+        }
       }
       return backend.makeTensorInfo(spec.shape, spec.dtype, out);
     },
   };
   return io;
+}
+
+// A resident tensor of zeros, made in wasm-gather's memory: a scatter's output that starts as
+// zeros, without a JS array of zeros copied in (and out again).
+function residentZeros(Type, shape) {
+  const s = getState();
+  const bytes = sizeOf(shape) * Type.BYTES_PER_ELEMENT;
+  const ptr = allocate(s, bytes);
+  if (!ptr) throw new RangeError(`wasm-gather/tfjs: an output of ${bytes} bytes does not fit in wasm-gather's memory now`);
+  new Uint8Array(s.memory.buffer, ptr, bytes).fill(0);
+  return new ResidentTensor(s, ptr, Type, shape);
 }
 
 // tfjs's wasm backend without the guest: its heap seen through views, copied in and out.
