@@ -3,7 +3,8 @@
 // resolutions a consumer may use (nodenext, node16, bundler). Covers what the types got wrong:
 // options in a variable ({ resident: boolean } gives the union), option types named with a bare
 // TypedArray (TypeScript 5.7+ made them generic over their buffer), the .wasm subpaths, shapes
-// as TypedArrays, the error codes. Each `@ts-expect-error` there is a line that must not compile.
+// as TypedArrays, the error codes, wasm-gather/tfjs from import and require. Each
+// `@ts-expect-error` there is a line that must not compile.
 import { before, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -115,6 +115,12 @@ test('Node, import: threaded', () => {
 test('Node, require: threaded', () => {
   checkExample(run(process.execPath, ['node.cjs']), 'simd-threaded');
   checkSmoke(run(process.execPath, ['smoke.cjs']), 'simd-threaded');
+  // wasm-gather/tfjs (js/tfjs.cjs): its three functions, the counters at zero before registerKernels,
+  // and registerKernels loading the ES module from the installed package.
+  const zero = { calls: {}, fallbacks: {}, inPlace: 0, uploads: 0, cached: 0 };
+  assert.deepEqual(run(process.execPath, ['tfjs.cjs']), {
+    functions: ['kernelStats', 'registerKernels', 'unregisterKernels'], stats: zero, undone: [], done: [], statsAfter: zero,
+  });
 });
 
 test('Bun: threaded, through the Node glue', { skip: skip('bun') }, () => {

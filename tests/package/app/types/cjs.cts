@@ -1,6 +1,8 @@
-// The type tests of esm.ts through require('wasm-gather') (js/index.d.cts) and
-// require('wasm-gather/simd.wasm') (js/wasm.d.cts), under nodenext and node16 (tests/package/types.test.mjs).
+// The type tests of esm.ts through require('wasm-gather') (js/index.d.cts), require('wasm-gather/tfjs')
+// (js/tfjs.d.cts) and require('wasm-gather/simd.wasm') (js/wasm.d.cts), under nodenext and node16
+// (tests/package/types.test.mjs).
 import wg = require('wasm-gather');
+import tfjs = require('wasm-gather/tfjs');
 import simd = require('wasm-gather/simd.wasm');
 import simdThreaded = require('wasm-gather/simd-threaded.wasm');
 
@@ -39,3 +41,13 @@ async function main(): Promise<void> {
   console.log(built, either, notSurelyResident, r.data.length, same, sums, cache, sOpts, notR);
 }
 main();
+
+// tf: require('@tensorflow/tfjs-core'), an optional peer not installed here.
+async function adapter(tf: tfjs.TfjsCoreNamespace): Promise<void> {
+  const before: tfjs.KernelStats = tfjs.kernelStats(); // all zero until registerKernels
+  const done: tfjs.KernelEntry[] = await tfjs.registerKernels(tf, { backends: ['cpu'], init: { variant: 'simd' } });
+  // @ts-expect-error: a backend the adapter does not serve
+  await tfjs.registerKernels(tf, { backends: ['webgl'] });
+  const undone: tfjs.KernelEntry[] = tfjs.unregisterKernels(tf);
+  console.log(before.calls, done, undone);
+}

@@ -8,6 +8,8 @@ import type {
   ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, Reduce, ResidentTensor, Result, ScatterOptions, ScatterOutOfRange, Shape, TakeOptions,
   WasmGatherError,
 } from 'wasm-gather';
+import { kernelStats, registerKernels, unregisterKernels } from 'wasm-gather/tfjs';
+import type { KernelEntry, KernelStats, TfjsCoreNamespace } from 'wasm-gather/tfjs';
 import simd from 'wasm-gather/simd.wasm';
 import simdThreaded from 'wasm-gather/simd-threaded.wasm';
 
@@ -135,6 +137,17 @@ try {
   const other: ErrorCode = 'ERR_WG_OTHER';
 }
 
-export const used: unknown[] = [viaScatterOpts, notSurelyScattered, built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
+// 6: wasm-gather/tfjs (js/tfjs.d.ts, which re-exports js/tfjs.d.cts). tf: import * as tf from
+// '@tensorflow/tfjs-core', an optional peer not installed here.
+async function adapter(tf: TfjsCoreNamespace): Promise<KernelEntry[]> {
+  const done: KernelEntry[] = await registerKernels(tf, { inPlace: false });
+  const stats: KernelStats = kernelStats();
+  // @ts-expect-error: a backend the adapter does not serve
+  await registerKernels(tf, { backends: ['webgl'] });
+  console.log(stats.calls['cpu/GatherV2'], done);
+  return unregisterKernels(tf);
+}
+
+export const used: unknown[] = [adapter, viaScatterOpts, notSurelyScattered, built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
   none, axisResult, inPlace, into, maybeInPlace, byFlag, viaTakeOpts, nd, deq, intoShared, fromShared, view, i32Shape,
   fromTyped, up, deqTyped, bins, written, writtenConst, copied, summed, segments, kept2, intoOut, half, big, reduce, oor, notResult];

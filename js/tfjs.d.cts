@@ -1,0 +1,63 @@
+// Types for wasm-gather/tfjs, the one copy: what require() gives (js/tfjs.cjs) and, re-exported by
+// tfjs.d.ts, what import gives (js/tfjs.mjs): TensorFlow.js's GatherV2 and GatherNd kernels served by wasm-gather.
+// @tensorflow/tfjs-core is an optional peer dependency: its namespace is typed here by the few
+// members the adapter uses, so these types need nothing of it.
+
+/** What the adapter needs of `import * as tf from '@tensorflow/tfjs-core'`. */
+export interface TfjsCoreNamespace {
+  registerKernel(config: object): void;
+  unregisterKernel(kernelName: string, backendName: string): void;
+  getKernel(kernelName: string, backendName: string): object | undefined;
+  findBackendFactory(backendName: string): unknown;
+  util: object;
+  backend_util: object;
+}
+
+export type TfjsBackendName = 'cpu' | 'wasm';
+
+export interface RegisterOptions {
+  /** Default: those of 'cpu' and 'wasm' that are registered with tf. */
+  backends?: TfjsBackendName[];
+  /**
+   * On 'wasm', run the ops in TensorFlow.js's own wasm memory, where its tensors are (wasm-gather's
+   * guest module): nothing copied. Default true; false copies the indices into wasm-gather's memory
+   * and the output out of it, as where the guest cannot run (a shared memory: tfjs's threaded build).
+   */
+  inPlace?: boolean;
+  /** Options of wasm-gather's init(), used when it is not initialised yet. */
+  init?: { variant?: 'simd-threaded' | 'simd'; threads?: number; parallelThreshold?: number };
+}
+
+export interface KernelEntry {
+  kernelName: 'GatherV2' | 'GatherNd';
+  backendName: TfjsBackendName;
+}
+
+/**
+ * Registers wasm-gather's GatherV2 and GatherNd for float32, int32 and bool on the given
+ * backends (other dtypes go to the kernels registered before), calling init() first if
+ * wasm-gather is not initialised. Resolves to what it registered.
+ */
+export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): Promise<KernelEntry[]>;
+
+/**
+ * Restores the kernels that were registered before, frees the cached tables; returns what it undid
+ * (from require(), [] until its registerKernels() has loaded the adapter).
+ */
+export function unregisterKernels(tf: TfjsCoreNamespace): KernelEntry[];
+
+export interface KernelStats {
+  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', ...). */
+  calls: Record<string, number>;
+  /** Calls handed to the kernel registered before (other dtypes). */
+  fallbacks: Record<string, number>;
+  /** Calls that ran in TensorFlow.js's wasm memory (opts.inPlace), nothing copied. */
+  inPlace: number;
+  /** Tables copied into wasm-gather's memory (a tensor's data on its second use; 'cpu', and 'wasm' not in place). */
+  uploads: number;
+  /** Tables held now; each is freed when tfjs disposes its data. */
+  cached: number;
+}
+
+/** The counters (from require(), all zero until its registerKernels() has loaded the adapter). */
+export function kernelStats(): KernelStats;
