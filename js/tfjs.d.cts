@@ -1,5 +1,6 @@
 // Types for wasm-gather/tfjs, the one copy: what require() gives (js/tfjs.cjs) and, re-exported by
-// tfjs.d.ts, what import gives (js/tfjs.mjs): TensorFlow.js's GatherV2 and GatherNd kernels served by wasm-gather.
+// tfjs.d.ts, what import gives (js/tfjs.mjs): TensorFlow.js's GatherV2, GatherNd, ScatterNd,
+// TensorScatterUpdate and UnsortedSegmentSum kernels served by wasm-gather.
 // @tensorflow/tfjs-core is an optional peer dependency: its namespace is typed here by the few
 // members the adapter uses, so these types need nothing of it.
 
@@ -29,13 +30,14 @@ export interface RegisterOptions {
 }
 
 export interface KernelEntry {
-  kernelName: 'GatherV2' | 'GatherNd';
+  kernelName: 'GatherV2' | 'GatherNd' | 'ScatterNd' | 'TensorScatterUpdate' | 'UnsortedSegmentSum';
   backendName: TfjsBackendName;
 }
 
 /**
- * Registers wasm-gather's GatherV2 and GatherNd for float32, int32 and bool on the given
- * backends (other dtypes go to the kernels registered before), calling init() first if
+ * Registers wasm-gather's GatherV2, GatherNd and TensorScatterUpdate (float32, int32 and bool),
+ * ScatterNd and UnsortedSegmentSum (float32 and int32) on the given backends (other dtypes go to
+ * the kernels registered before; on 'wasm', UnsortedSegmentSum is new), calling init() first if
  * wasm-gather is not initialised. Resolves to what it registered.
  */
 export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): Promise<KernelEntry[]>;
