@@ -207,40 +207,33 @@ function scatterIndexError(io, e, indices, shape) {
   return new Error(`Invalid indices: ${Array.from(io.view(indices).subarray(start, start + k))} does not index into ${shape}`);
 }
 
-// ScatterNd (tf.scatterND): zeros of `shape` with the updates summed at their tuples, in order.
-function scatterNdKernel(tf, backendName, original, desc) {
-  const key = `${backendName}/ScatterNd`;
-  return (args) => {
-    const { inputs: { indices, updates }, backend, attrs: { shape } } = args;
-    if (!served(backend, updates.dtype, indices, NUMERIC)) return fallback(original, key, args, 'ScatterNd', backendName, updates.dtype, NUMERIC);
-    const io = access(backend);
-    count(stats.calls, key);
-    try {
-      return io.scatter(desc, { data: null, shape, dtype: updates.dtype, indices, indexShape: tupleShape(indices), updates,
-        opts: { reduce: 'add', ...POLICY } });
-    } catch (e) {
-      throw scatterIndexError(io, e, indices, shape);
-    }
+// The kernels of the scatters on index tuples, by scatterND: ScatterNd (tf.scatterND), zeros of
+// `shape` with the updates summed at their tuples, in order; TensorScatterUpdate
+// (tf.tensorScatterUpdate), a new tensor, the input's values with the slices at the tuples
+// replaced, in order (the last write wins; the input is not written). read(inputs, attrs): the
+// data tensor (null: zeros), the output's shape and dtype.
+function tupleScatterKernel(kernelName, reduce, dtypes, read) {
+  return (tf, backendName, original, desc) => {
+    const key = `${backendName}/${kernelName}`;
+    return (args) => {
+      const { inputs, backend, attrs } = args;
+      const { data, shape, dtype } = read(inputs, attrs);
+      if (!served(backend, dtype, inputs.indices, dtypes)) return fallback(original, key, args, kernelName, backendName, dtype, dtypes);
+      const io = access(backend);
+      count(stats.calls, key);
+      try {
+        return io.scatter(desc, { data, shape, dtype, indices: inputs.indices, indexShape: tupleShape(inputs.indices),
+          updates: inputs.updates, opts: { reduce, ...POLICY } });
+      } catch (e) {
+        throw scatterIndexError(io, e, inputs.indices, shape);
+      }
+    };
   };
 }
-
-// TensorScatterUpdate (tf.tensorScatterUpdate): a new tensor, the input's values with the slices
-// at the tuples replaced, in order (the last write wins). The input is not written.
-function tensorScatterUpdateKernel(tf, backendName, original, desc) {
-  const key = `${backendName}/TensorScatterUpdate`;
-  return (args) => {
-    const { inputs: { tensor, indices, updates }, backend } = args;
-    if (!served(backend, tensor.dtype, indices)) return fallback(original, key, args, 'TensorScatterUpdate', backendName, tensor.dtype);
-    const io = access(backend);
-    count(stats.calls, key);
-    try {
-      return io.scatter(desc, { data: tensor, shape: tensor.shape, dtype: tensor.dtype, indices, indexShape: tupleShape(indices), updates,
-        opts: { reduce: 'none', ...POLICY } });
-    } catch (e) {
-      throw scatterIndexError(io, e, indices, tensor.shape);
-    }
-  };
-}
+const scatterNdKernel = tupleScatterKernel('ScatterNd', 'add', NUMERIC,
+  ({ updates }, { shape }) => ({ data: null, shape, dtype: updates.dtype }));
+const tensorScatterUpdateKernel = tupleScatterKernel('TensorScatterUpdate', 'none', DTYPES,
+  ({ tensor }) => ({ data: tensor, shape: tensor.shape, dtype: tensor.dtype }));
 
 // UnsortedSegmentSum (tf.unsortedSegmentSum, and gather's gradient): [numSegments,
 // ...x.shape[ids.rank:]] zeros with each row of x added to the segment its id names, in order, in
