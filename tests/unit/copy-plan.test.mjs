@@ -84,24 +84,30 @@ test('the cost model: calls on each side of its switch take the path it chose, a
   assert.equal(pathCounts.js - before, 1, 'W5: 16 rows of a 256 KB table move in JS');
 });
 
-test('errors are the same on both paths: the first bad index, nothing written to opts.out', () => {
-  const data = { data: new Float32Array(64 * 8).map((_, i) => i), shape: [64, 8] };
-  const indices = { data: Int32Array.from([3, 64, -65, 1]), shape: [2, 2] }; // two bad ones
+// A call that fails on both paths forced (call(out): into opts.out, a Float32Array of outLength):
+// the same message, matching pattern, and opts.out untouched on each.
+function sameErrorOnBothPaths(call, outLength, pattern) {
   const messages = [];
   for (const path of ['kernel', 'js']) {
     forcePath(path);
-    const out = new Float32Array(2 * 2 * 8).fill(-1);
+    const out = new Float32Array(outLength).fill(-1);
     const before = pathCounts[path];
-    assert.throws(() => take(data, indices, { out: { data: out, shape: [2, 2, 8] } }), (e) => {
+    assert.throws(() => call(out), (e) => {
       messages.push(e.message);
       return e instanceof RangeError;
     });
-    assert.ok(pathCounts[path] > before);
+    assert.equal(pathCounts[path] - before, 1, `${path}: the path was taken`);
     assert.ok(out.every((v) => v === -1), `${path}: opts.out untouched`);
   }
   forcePath(null);
   assert.equal(messages[0], messages[1]);
-  assert.match(messages[0], /indices\[0, 1\] = 64/);
+  assert.match(messages[0], pattern);
+}
+
+test('errors are the same on both paths: the first bad index, nothing written to opts.out', () => {
+  const data = { data: new Float32Array(64 * 8).map((_, i) => i), shape: [64, 8] };
+  const indices = { data: Int32Array.from([3, 64, -65, 1]), shape: [2, 2] }; // two bad ones
+  sameErrorOnBothPaths((out) => take(data, indices, { out: { data: out, shape: [2, 2, 8] } }), 2 * 2 * 8, /indices\[0, 1\] = 64/);
 });
 
 test('not the JS path: an opts.out sharing memory with the data, or resident data', () => {
@@ -156,21 +162,7 @@ test('scatters: errors are the same on both paths, nothing written to opts.out',
   const data = { data: new Float32Array(64 * 8).map((_, i) => i), shape: [64, 8] };
   const indices = { data: Int32Array.from([3, 64, 1]), shape: [3, 1] };
   const updates = { data: new Float32Array(3 * 8).fill(7), shape: [3, 8] };
-  const messages = [];
-  for (const path of ['kernel', 'js']) {
-    forcePath(path);
-    const out = new Float32Array(64 * 8).fill(-1);
-    const before = pathCounts[path];
-    assert.throws(() => scatterND(data, indices, updates, { out }), (e) => {
-      messages.push(e.message);
-      return e instanceof RangeError;
-    });
-    assert.equal(pathCounts[path] - before, 1, `${path}: the path was taken`);
-    assert.ok(out.every((v) => v === -1), `${path}: opts.out untouched`);
-  }
-  forcePath(null);
-  assert.equal(messages[0], messages[1]);
-  assert.match(messages[0], /indices\[1, 0\] = 64/);
+  sameErrorOnBothPaths((out) => scatterND(data, indices, updates, { out }), 64 * 8, /indices\[1, 0\] = 64/);
 });
 
 test('scatters, not the JS path: an opts.out sharing memory with the data or the updates, resident data, a reduction', () => {
