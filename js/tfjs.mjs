@@ -361,18 +361,14 @@ function inPlaceAccess(backend, g) {
   // A tensor's address in tfjs's heap; an empty one's may be anything, so it gets one that is
   // valid and never touched (the C API takes no NULL tensor).
   const address = (t) => (t.shape.includes(0) ? g.stack.low : backend.dataIdMap.get(t.dataId).memoryOffset);
-  const io = wasmAccess(backend);
-  io.run = (desc, x, indices, outShape, opts) => {
-    // The tensors as js/tensor.mjs describes resident ones, at their addresses in tfjs's heap.
-    const length = indices.shape.reduce((a, b) => a * b, 1);
-    const tensors = { data: { shape: x.shape, dtype: ELEMENT_TYPES[x.dtype], ptr: address(x) },
-      indices: { shape: indices.shape, kind: 'I32', dtype: 'I32', ptr: address(indices), Type: Int32Array, length } };
-    const call = { desc, tensors, attrs: desc.attrs(opts, tensors, g, []).attrs, mode: POLICY.outOfRange,
-      negative: POLICY.negativeIndices };
-    const shape = plan(g, call);
-    if (!sameShape(shape, outShape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${outShape}]`);
-    const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: addresses stay
+  // The tensors as js/tensor.mjs describes resident ones, at their addresses in tfjs's heap.
+  const tensorAt = (t) => ({ shape: t.shape, dtype: ELEMENT_TYPES[t.dtype], ptr: address(t) });
+  const indexAt = (t, shape) => ({ shape, kind: 'I32', dtype: 'I32', ptr: address(t), Type: Int32Array, length: sizeOf(shape) });
+  // Plans the call, checks it makes tfjs's shape, and runs it into out (disposed if it fails).
+  const runInto = (call, outShape, out) => {
     try {
+      const shape = plan(g, call);
+      if (!sameShape(shape, outShape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${outShape}]`);
       run(g, call, address(out));
     } catch (e) {
       backend.disposeData(out.dataId);
@@ -381,27 +377,24 @@ function inPlaceAccess(backend, g) {
     stats.inPlace++;
     return out;
   };
+  const io = wasmAccess(backend);
+  io.run = (desc, x, indices, outShape, opts) => {
+    const tensors = { data: tensorAt(x), indices: indexAt(indices, indices.shape) };
+    const call = { desc, tensors, attrs: desc.attrs(opts, tensors, g, []).attrs, mode: POLICY.outOfRange,
+      negative: POLICY.negativeIndices };
+    return runInto(call, outShape, backend.makeOutput(outShape, x.dtype)); // may grow tfjs's heap: addresses stay
+  };
   io.scatter = (desc, spec) => {
-    const out = backend.makeOutput(spec.shape, spec.dtype); // may grow tfjs's heap: addresses stay
-    try {
-      if (!spec.data) io.view(out).fill(0); // the zeros, updated where they are
-      const tensor = (t, shape = t.shape) => ({ shape, dtype: ELEMENT_TYPES[t.dtype], ptr: address(t) });
-      const tensors = {
-        data: spec.data ? tensor(spec.data) : { shape: spec.shape, dtype: ELEMENT_TYPES[spec.dtype], ptr: address(out) },
-        indices: { shape: spec.indexShape, kind: 'I32', dtype: 'I32', ptr: address(spec.indices), Type: Int32Array, length: sizeOf(spec.indexShape) },
-        updates: tensor(spec.updates),
-      };
-      const call = { desc, tensors, attrs: desc.attrs(spec.opts, tensors, g, [null, spec.axis]).attrs,
-        mode: spec.opts.outOfRange, negative: spec.opts.negativeIndices };
-      const shape = plan(g, call);
-      if (!sameShape(shape, spec.shape)) throw new Error(`wasm-gather/tfjs: internal error: output [${shape}] where tfjs makes [${spec.shape}]`);
-      run(g, call, address(out));
-    } catch (e) {
-      backend.disposeData(out.dataId);
-      throw e;
-    }
-    stats.inPlace++;
-    return out;
+    const out = backend.makeOutput(spec.shape, spec.dtype);
+    if (!spec.data) io.view(out).fill(0); // the zeros, updated where they are
+    const tensors = {
+      data: spec.data ? tensorAt(spec.data) : { shape: spec.shape, dtype: ELEMENT_TYPES[spec.dtype], ptr: address(out) },
+      indices: indexAt(spec.indices, spec.indexShape),
+      updates: tensorAt(spec.updates),
+    };
+    const call = { desc, tensors, attrs: desc.attrs(spec.opts, tensors, g, [null, spec.axis]).attrs,
+      mode: spec.opts.outOfRange, negative: spec.opts.negativeIndices };
+    return runInto(call, spec.shape, out);
   };
   return io;
 }
