@@ -156,11 +156,12 @@ function errorInfo(s) {
   return info;
 }
 
-/** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
-export function callOp(s, desc, args) {
-  const op = desc.name;
+// A call of op `desc` on the public function's arguments `args` read, checked, written into the
+// record and planned (the shape query): { opts, negative, t (the tensor descriptors), Type (the
+// output's), outLike, L (the op's layout), inputs (tensorList), w (the record's words) }.
+function planCall(s, desc, args) {
   // The options' names first: a misspelt option would otherwise surface as some other error.
-  const options = commonOptions(op, args[desc.params.length - 1], desc.optionNames, desc.modes);
+  const options = commonOptions(desc.name, args[desc.params.length - 1], desc.optionNames, desc.modes);
   const { opts } = options;
   const { mode, negative } = desc.policy ?? options;
   const t = desc.read(s, args);
@@ -168,9 +169,56 @@ export function callOp(s, desc, args) {
   const L = layoutOf(s, desc);
   const inputs = tensorList(L, t);
   const w = writeLayout(s, L, inputs, attrs, mode, negative);
+  const status = s.m._wg_call_shape(s.call);
+  if (status !== s.codes.ok) throw failure(s, status, desc, t, negative);
+  return { opts, negative, t, Type, outLike, L, inputs, w };
+}
+
+/**
+ * Library-internal (the TensorFlow.js adapter): a plain write of op `desc` (one of the scatters) on `args`
+ * resolved, not applied: apply(rows, n) is called with the destination row of each of its n
+ * update rows (a Uint32Array of wasm memory, valid during the call; ZERO_BLOCK: dropped), with the
+ * op's rules and errors, and its result returned. Throws if the op cannot resolve this call so
+ * (a reduction, or updates the op does not read in order).
+ */
+export function resolveScatterRows(s, desc, args, apply) {
+  const { t, negative, L, w } = planCall(s, desc, args);
+  const nitems = L.offsets >= 0 ? w[s.slot.offsets.shape] : 0;
+  if (!nitems) throw new Error(`${desc.name}: internal error: this call has no destination rows to resolve`);
+  return withOffsets(s, desc, t, negative, nitems, apply);
+}
+
+// Runs a planned call in the offsets mode (its plan only: the gathers' source offsets,
+// src/stage_copy.h; the scatters' destination rows, src/stage_scatter.h): only the indices (unless
+// resident) and the n offsets are in wasm memory, no data, no output; fn(offsets, n) is called
+// with the offsets (a Uint32Array of wasm memory, valid during the call), and its result returned.
+function withOffsets(s, desc, t, negative, n, fn) {
+  const { m, codes } = s;
+  const x = t.indices;
+  const indexPart = x && x.ptr === undefined ? align16(x.bytes) : 0;
+  const base = allocate(s, indexPart + n * 4);
+  if (!base) {
+    throw new RangeError(`${desc.name}: the indices and the call's plan of ${n} blocks need ${indexPart + n * 4} bytes, more than wasm memory can hold now`);
+  }
+  try {
+    if (indexPart) copyIn(s.memory.buffer, base, x);
+    const offsets = base + indexPart;
+    // every call writes the offsets address (0 in the others): the next one copies
+    writeTensors(s, { indices: x ? x.ptr ?? base : 0, offsets });
+    const status = m._wg_call_run(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    s.lastCallBytes = indexPart + n * 4;
+    return fn(new Uint32Array(s.memory.buffer, offsets, n), n);
+  } finally {
+    m._free(base);
+  }
+}
+
+/** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
+export function callOp(s, desc, args) {
+  const op = desc.name;
+  const { opts, negative, t, Type, outLike, L, inputs, w } = planCall(s, desc, args);
   const { m, slot, codes } = s;
-  let status = m._wg_call_shape(s.call);
-  if (status !== codes.ok) throw failure(s, status, desc, t, negative);
   const outShape = readOutShape(s, w);
   let outLength = 1;
   for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
@@ -238,7 +286,7 @@ export function callOp(s, desc, args) {
     w2[slot.out.ptr] = outPtr;
     if (L.offsets >= 0) w2[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
     if (L.workspace >= 0) w2[slot.workspace.ptr] = wsBytes ? base + inPart : 0;
-    status = m._wg_call_run(s.pool, s.call);
+    const status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     result = deliver(s, into, Type, outPtr, outLength, outShape, opts);
   } finally {
@@ -267,30 +315,15 @@ function inPlaceTarget(op, opts, t, first) {
 // data array into the output array (js/copy-plan.mjs). Only the indices (unless resident) and
 // the offsets go into wasm memory; the data does not.
 function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nblocks) {
-  const { m, codes } = s;
-  const { data: d, indices: x } = t;
-  const indexPart = x.ptr === undefined ? align16(x.bytes) : 0;
-  const base = allocate(s, indexPart + nblocks * 4);
-  if (!base) {
-    throw new RangeError(`${desc.name}: the indices and the plan of the output [${outShape.join(', ')}] need ${indexPart + nblocks * 4} bytes, more than wasm memory can hold now`);
-  }
-  try {
-    if (x.ptr === undefined) copyIn(s.memory.buffer, base, x);
-    const offsets = base + indexPart;
-    // No data, no output: the plan only (every call writes the offsets address: the next one copies).
-    writeTensors(s, { indices: x.ptr ?? base, offsets });
-    const status = m._wg_call_run(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+  const d = t.data;
+  return withOffsets(s, desc, t, negative, nblocks, (offsets) => {
     const src = new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes);
     const out = target.kind === 'array' ? target.array : new Type(outLength);
     // nblocks > 0 (choosePath): blocks of outBytes / nblocks bytes
-    executePlan(new Uint32Array(s.memory.buffer, offsets, nblocks), nblocks, src,
-      new Uint8Array(out.buffer, out.byteOffset, outBytes), outBytes / nblocks, Type.BYTES_PER_ELEMENT, target.kind !== 'array');
-    s.lastCallBytes = indexPart + nblocks * 4;
+    executePlan(offsets, nblocks, src, new Uint8Array(out.buffer, out.byteOffset, outBytes), outBytes / nblocks,
+      Type.BYTES_PER_ELEMENT, target.kind !== 'array');
     return { data: out, shape: outShape };
-  } finally {
-    m._free(base);
-  }
+  });
 }
 
 // A plain write of one of the scatters (src/stage_scatter.h's offsets mode): C resolves each
@@ -298,31 +331,17 @@ function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, ou
 // caller's data into the output array and writes the rows there (js/copy-plan.mjs). Only the
 // indices (unless resident) and the rows go into wasm memory; the data and the updates do not.
 function runScatterInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nitems) {
-  const { m, codes } = s;
-  const { data: d, indices: x, updates: u } = t;
-  const indexPart = x && x.ptr === undefined ? align16(x.bytes) : 0;
-  const base = allocate(s, indexPart + nitems * 4);
-  if (!base) {
-    throw new RangeError(`${desc.name}: the indices and the destinations of ${nitems} updates need ${indexPart + nitems * 4} bytes, more than wasm memory can hold now`);
-  }
-  try {
-    if (indexPart) copyIn(s.memory.buffer, base, x);
-    const rows = base + indexPart;
-    writeTensors(s, { indices: x ? x.ptr ?? base : 0, offsets: rows });
-    const status = m._wg_call_run(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+  const { data: d, updates: u } = t;
+  return withOffsets(s, desc, t, negative, nitems, (rows) => {
     const out = target.kind === 'array' ? target.array : copyOf(d.data, Type, outLength);
     const dst = new Uint8Array(out.buffer, out.byteOffset, outBytes);
     if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
     const src = u.ptr === undefined ? new Uint8Array(u.data.buffer, u.data.byteOffset, u.bytes)
       : new Uint8Array(s.memory.buffer, u.ptr, u.bytes);
     // nitems > 0 (C offers the mode only then): rows of u.bytes / nitems bytes
-    executeScatterPlan(new Uint32Array(s.memory.buffer, rows, nitems), nitems, src, dst, u.bytes / nitems, Type.BYTES_PER_ELEMENT);
-    s.lastCallBytes = indexPart + nitems * 4;
+    executeScatterPlan(rows, nitems, src, dst, u.bytes / nitems, Type.BYTES_PER_ELEMENT);
     return { data: out, shape: outShape };
-  } finally {
-    m._free(base);
-  }
+  });
 }
 
 // A new array of Type holding the bytes of the TypedArray a (of length elements). When a is a

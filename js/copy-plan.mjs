@@ -96,6 +96,22 @@ export function executeScatterPlan(rows, n, src, dst, bb, elemSize) {
   }
 }
 
+/**
+ * The scatters' 'add' resolved by C and executed in JS, for float32 and int32 only: row j of src (w
+ * elements a row) added into row rows[j] of dst (ZERO_BLOCK: dropped), element by element, in
+ * order; src and dst both Float32Arrays or both Int32Arrays. The same bits as the C kernels:
+ * JS adds two float32 values in a double, and the store rounds that to float32, which gives their
+ * float32 sum (a double has more than 2 * 24 + 2 bits: S. A. Figueroa, "When is double rounding
+ * innocuous?", SIGNUM Newsletter 30(3), 1995); an Int32Array store wraps the sum as two's complement.
+ */
+export function addScatterPlan(rows, n, src, dst, w) {
+  for (let j = 0, at = 0; j < n; j++, at += w) {
+    const r = rows[j];
+    if (r === ZERO_BLOCK) continue;
+    for (let k = 0, to = r * w; k < w; k++) dst[to + k] += src[at + k];
+  }
+}
+
 /** Whether two byte ranges (Uint8Arrays, or views) share memory. */
 export function overlaps(a, b) {
   if (a.buffer !== b.buffer) return false;

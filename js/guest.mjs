@@ -6,7 +6,7 @@
 // and writes its output where they are: nothing is copied between the two memories.
 // The call goes through the same call record as the library's (js/call.mjs: writeCall,
 // writeTensors, readOutShape, failure), laid out as the guest's own constants table says.
-// The guest runs on the calling thread (it has no pool) and allocates nothing itself: a scatter's
+// The guest runs on the calling thread (it has no pool) and allocates nothing itself: the scatters'
 // workspace, when its plan asks for one, is a block of the host's malloc for the call.
 import { failure, prepareCalls, readOutShape, readWorkspaceBytes, writeCall, writeTensors } from './call.mjs';
 import { readAbi } from './abi.mjs';
@@ -105,7 +105,7 @@ export function plan(g, call) {
 /**
  * Runs the call last planned (plan's call) into host address out (the output's shape and type
  * as planned); throws the library's error (an index out of range: the first one). The workspace
- * its plan asks for (a scatter's), if any, is a block of the host's malloc for the call: the host's
+ * its plan asks for (the scatters'), if any, is a block of the host's malloc for the call: the host's
  * memory may grow then, before the run (its tensors' addresses stay).
  */
 export function run(g, call, out) {

@@ -1,7 +1,8 @@
 // wasm-gather/tfjs: TensorFlow.js's GatherV2, GatherNd, ScatterNd, TensorScatterUpdate and
 // UnsortedSegmentSum kernels for its 'cpu' and 'wasm' backends, served by wasm-gather (the last
-// one is new on 'wasm', which has none: with it, gather's gradient runs there). The application passes its own tfjs-core namespace: this
-// module imports nothing of TensorFlow.js (an optional peer dependency, never bundled).
+// one is new on 'wasm', which has none: with it, tf.gather's gradient runs there). The application
+// passes its own tfjs-core namespace: this module imports nothing of TensorFlow.js (an optional
+// peer dependency, never bundled).
 //
 // Semantics are TensorFlow.js's: its shape checks (called from the namespace, so its messages),
 // its messages for bad indices, and where its backends are wrong the right answer or its error:
@@ -19,11 +20,11 @@
 // copied. Where the guest cannot run (a shared memory: tfjs's threaded build; opts.inPlace false),
 // the indices are copied into wasm-gather's memory, the output out of it, and tables are cached
 // as on 'cpu'.
-import { allocate } from './call.mjs';
+import { resolveScatterRows } from './call.mjs';
+import { addScatterPlan } from './copy-plan.mjs';
 import { guestModule, createGuest, plan, run } from './guest.mjs';
 import { init, upload } from './index.mjs';
 import { OPS } from './ops/index.mjs';
-import { ResidentTensor } from './resident.mjs';
 import { getState } from './state.mjs';
 import { checkOptionNames, sameShape } from './tensor.mjs';
 
@@ -195,11 +196,11 @@ function gatherNdKernel(tf, backendName, original, desc) {
   };
 }
 
-// tfjs's indices of a scatter (tf.scatterND, tf.tensorScatterUpdate): [..., K] tuples, but a
+// tfjs's indices of tf.scatterND and tf.tensorScatterUpdate: [..., K] tuples, but a
 // rank-1 tensor holds n tuples of one (backend_util.calculateShapes): wasm-gather's [n, 1].
 const tupleShape = (indices) => (indices.shape.length === 1 ? [indices.shape[0], 1] : indices.shape);
 
-// A scatter's bad index, in tfjs's words (tfjs-backend-cpu's scatterImpl): the tuple that holds it.
+// A bad index of those two, in tfjs's words (tfjs-backend-cpu's scatterImpl): the tuple that holds it.
 function scatterIndexError(io, e, indices, shape) {
   if (!e.index) return e;
   const k = tupleShape(indices).at(-1);
@@ -207,7 +208,7 @@ function scatterIndexError(io, e, indices, shape) {
   return new Error(`Invalid indices: ${Array.from(io.view(indices).subarray(start, start + k))} does not index into ${shape}`);
 }
 
-// The kernels of the scatters on index tuples, by scatterND: ScatterNd (tf.scatterND), zeros of
+// The kernels of the scatters on index tuples (SERVES: the op behind them): ScatterNd (tf.scatterND), zeros of
 // `shape` with the updates summed at their tuples, in order; TensorScatterUpdate
 // (tf.tensorScatterUpdate), a new tensor, the input's values with the slices at the tuples
 // replaced, in order (the last write wins; the input is not written). read(inputs, attrs): the
@@ -222,7 +223,7 @@ function tupleScatterKernel(kernelName, reduce, dtypes, read) {
       const io = access(backend);
       count(stats.calls, key);
       try {
-        return io.scatter(desc, { data, shape, dtype, indices: inputs.indices, indexShape: tupleShape(inputs.indices),
+        return io.update(desc, { data, shape, dtype, indices: inputs.indices, indexShape: tupleShape(inputs.indices),
           updates: inputs.updates, opts: { reduce, ...POLICY } });
       } catch (e) {
         throw scatterIndexError(io, e, inputs.indices, shape);
@@ -235,7 +236,7 @@ const scatterNdKernel = tupleScatterKernel('ScatterNd', 'add', NUMERIC,
 const tensorScatterUpdateKernel = tupleScatterKernel('TensorScatterUpdate', 'none', DTYPES,
   ({ tensor }) => ({ data: tensor, shape: tensor.shape, dtype: tensor.dtype }));
 
-// UnsortedSegmentSum (tf.unsortedSegmentSum, and gather's gradient): [numSegments,
+// UnsortedSegmentSum (tf.unsortedSegmentSum, and tf.gather's gradient): [numSegments,
 // ...x.shape[ids.rank:]] zeros with each row of x added to the segment its id names, in order, in
 // x's dtype. One pass over x, whatever numSegments. Ids out of [0, numSegments) are dropped:
 // TensorFlow drops negative ones, and on GPU the ones above too (its CPU kernel throws for them);
@@ -249,7 +250,7 @@ function unsortedSegmentSumKernel(tf, backendName, original, desc) {
     const io = access(backend);
     count(stats.calls, key);
     const shape = [numSegments, ...x.shape.slice(segmentIds.shape.length)];
-    return io.scatter(desc, { data: null, shape, dtype: x.dtype, indices: segmentIds, indexShape: segmentIds.shape, updates: x,
+    return io.update(desc, { data: null, shape, dtype: x.dtype, indices: segmentIds, indexShape: segmentIds.shape, updates: x,
       axis: 0, opts: { reduce: 'add', outOfRange: 'drop', negativeIndices: 'error' } });
   };
 }
@@ -260,8 +261,8 @@ const KERNEL_FUNCS = {
   TensorScatterUpdate: tensorScatterUpdateKernel, UnsortedSegmentSum: unsortedSegmentSumKernel,
 };
 
-// A scatter's call of its op's public function (desc.fn): data, the index (with an axis for
-// indexReduce), the updates, the options.
+// The call of the public function (desc.fn) of one of the scatters: data, the index (after an
+// axis, spec.axis, for the op that takes one), the updates, the options.
 const callScatter = (desc, spec, data, indices, updates, opts) =>
   (spec.axis === undefined ? desc.fn(data, indices, updates, opts) : desc.fn(data, spec.axis, indices, updates, opts));
 const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
@@ -291,36 +292,33 @@ function cpuAccess(backend) {
       return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
     },
     // spec: { data (a tensor, or null: zeros), shape, dtype, indices, indexShape, updates, axis?, opts }
-    scatter(desc, spec) {
+    update(desc, spec) {
       const updates = { data: io.view(spec.updates), shape: spec.updates.shape };
       const indices = { data: io.view(spec.indices), shape: spec.indexShape };
       let out;
       if (spec.data) { // a new array (the input's values are only read)
         out = callScatter(desc, spec, { data: io.view(spec.data), shape: spec.shape }, indices, updates, spec.opts).data;
-      } else { // zeros made in wasm-gather's memory, updated there and copied out once
-        const zeros = residentZeros(ARRAY_TYPES[spec.dtype], spec.shape);
-        try {
-          callScatter(desc, spec, zeros, indices, updates, { ...spec.opts, inPlace: true });
-          out = zeros.read();
-        } finally {
-          zeros.dispose();
+      } else {
+        // Zeros with the update rows added: C resolves each row's destination (every index checked
+        // with the op's rules), JS adds the rows into a new array of zeros (js/copy-plan.mjs:
+        // addScatterPlan, the C kernels' bits). Only the rows written are touched: tfjs's own
+        // output, a new array too, maps its pages of zeros as they are first written, and copying
+        // 62.5 MiB of zeros into wasm memory and out again cost more than the whole stock kernel
+        // (tf.scatterND of 4096 rows into [32000, 512]).
+        out = new ARRAY_TYPES[spec.dtype](sizeOf(spec.shape));
+        const zeros = { data: out, shape: spec.shape };
+        if (!out.length || !updates.data.length) { // nothing to add (the op still checks the indices)
+          callScatter(desc, spec, zeros, indices, updates, { ...spec.opts, out });
+        } else {
+          const opts = { ...spec.opts, reduce: 'none' }; // the same destinations, resolved only
+          const args = spec.axis === undefined ? [zeros, indices, updates, opts] : [zeros, spec.axis, indices, updates, opts];
+          resolveScatterRows(getState(), desc, args, (rows, n) => addScatterPlan(rows, n, updates.data, out, updates.data.length / n));
         }
       }
       return backend.makeTensorInfo(spec.shape, spec.dtype, out);
     },
   };
   return io;
-}
-
-// A resident tensor of zeros, made in wasm-gather's memory: a scatter's output that starts as
-// zeros, without a JS array of zeros copied in (and out again).
-function residentZeros(Type, shape) {
-  const s = getState();
-  const bytes = sizeOf(shape) * Type.BYTES_PER_ELEMENT;
-  const ptr = allocate(s, bytes);
-  if (!ptr) throw new RangeError(`wasm-gather/tfjs: an output of ${bytes} bytes does not fit in wasm-gather's memory now`);
-  new Uint8Array(s.memory.buffer, ptr, bytes).fill(0);
-  return new ResidentTensor(s, ptr, Type, shape);
 }
 
 // tfjs's wasm backend without the guest: its heap seen through views, copied in and out.
@@ -338,7 +336,7 @@ function wasmAccess(backend) {
       }
       return out;
     },
-    scatter(desc, spec) {
+    update(desc, spec) {
       const out = backend.makeOutput(spec.shape, spec.dtype); // may grow tfjs's heap: views are made after
       try {
         const o = io.view(out);
@@ -384,7 +382,7 @@ function inPlaceAccess(backend, g) {
       negative: POLICY.negativeIndices };
     return runInto(call, outShape, backend.makeOutput(outShape, x.dtype)); // may grow tfjs's heap: addresses stay
   };
-  io.scatter = (desc, spec) => {
+  io.update = (desc, spec) => {
     const out = backend.makeOutput(spec.shape, spec.dtype);
     if (!spec.data) io.view(out).fill(0); // the zeros, updated where they are
     const tensors = {

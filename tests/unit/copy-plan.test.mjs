@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { refTake } from '../../common/reference.mjs';
 import { refScatterND } from '../../common/reference-scatter.mjs';
-import { COSTS, ZERO_BLOCK, choosePath, executePlan, executeScatterPlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
+import { COSTS, ZERO_BLOCK, addScatterPlan, choosePath, executePlan, executeScatterPlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
 import { dispose, init, scatterND, take, upload } from '../../js/index.mjs';
 import { Rng } from '../lib/rng.mjs';
 
@@ -204,4 +204,28 @@ test('scatters, the JS path: the data copied into the new array bit for bit (NaN
   want.set([0x7fc0dead, 0xffc0beef], 4);
   assert.deepEqual(new Uint32Array(got.buffer, got.byteOffset, 8), want);
   forcePath(null);
+});
+
+test('addScatterPlan: float32 and int32 sums in order, the same bits as the C kernel (NaN, -0, infinities, overflow)', () => {
+  const rng = new Rng(0xadd);
+  const specials = [NaN, -0, Infinity, -Infinity, 3.4e38, -3.4e38, 1e-45, 16777217];
+  for (const [Type, value] of [[Float32Array, () => (rng.chance(0.1) ? specials[rng.int(0, 7)] : (rng.next() - 0.5) * 10 ** rng.int(-8, 8))],
+    [Int32Array, () => rng.int(-(2 ** 31), 2 ** 31 - 1)]]) {
+    for (const w of [1, 3, 17]) {
+      const rows = 7, n = 40; // repeated destinations, some dropped
+      const dests = Uint32Array.from({ length: n }, () => (rng.chance(0.1) ? ZERO_BLOCK : rng.int(0, rows - 1)));
+      const src = Type.from({ length: n * w }, value);
+      const got = new Type(rows * w);
+      addScatterPlan(dests, n, src, got, w);
+      // the C kernel (the kernel path of scatterND 'add' into zeros) on the rows that are kept
+      const kept = [...dests.keys()].filter((j) => dests[j] !== ZERO_BLOCK);
+      const updates = new Type(kept.length * w);
+      kept.forEach((j, i) => updates.set(src.subarray(j * w, (j + 1) * w), i * w));
+      forcePath('kernel');
+      const want = scatterND({ data: new Type(rows * w), shape: [rows, w] }, { data: Int32Array.from(kept, (j) => dests[j]), shape: [kept.length, 1] },
+        { data: updates, shape: [kept.length, w] }, { reduce: 'add' }).data;
+      forcePath(null);
+      assert.deepEqual(new Uint32Array(got.buffer), new Uint32Array(want.buffer), `${Type.name}, rows of ${w}`);
+    }
+  }
 });
