@@ -39,15 +39,9 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
 /* Test-only hooks and fault injection (parallel.h); nothing in the shipped builds. */
 #ifdef WG_TEST_HOOKS
 void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* NULL: no hook */
-#define TEST_HOOK(point)                                           \
-  do {                                                             \
-    void (*hook)(wg_test_hook_point) = atomic_load(&wg_test_hook); \
-    if (hook) hook(point);                                         \
-  } while (0)
 wg_test_fault wg_test_fail = WG_FAULT_NONE;
 #define INJECTED(fault) (wg_test_fail == (fault))
 #else
-#define TEST_HOOK(point) ((void)0)
 #define INJECTED(fault) 0
 #endif
 
@@ -119,7 +113,7 @@ static void run_tiles(wg_pool* pool, uint32_t gen) {
     pool->fn(pool->ctx, start, count);
     atomic_fetch_add(&pool->completed, 1);
     s = atomic_load(&pool->state);
-    TEST_HOOK(WG_HOOK_WORKER_RELOADED);
+    WG_TEST_HOOK(WG_HOOK_WORKER_RELOADED);
   }
 }
 
@@ -144,7 +138,7 @@ static void* worker_main(void* arg) {
     if (atomic_load(&pool->stop)) return NULL;
     seen = now;
     run_tiles(pool, seen);
-    TEST_HOOK(WG_HOOK_WORKER_LEFT);
+    WG_TEST_HOOK(WG_HOOK_WORKER_LEFT);
   }
 }
 
@@ -238,12 +232,12 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   pool->tile = tile;
   atomic_store(&pool->tiles, (uint32_t)tiles);
   atomic_store(&pool->completed, 0);
-  TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
+  WG_TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->state, (uint64_t)gen << 32);
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->mutex);
-  TEST_HOOK(WG_HOOK_CALLER_PUBLISHED);
+  WG_TEST_HOOK(WG_HOOK_CALLER_PUBLISHED);
   run_tiles(pool, gen);
   /* Wait for tiles that workers claimed. A spin: the browser main thread may not block (and
    * Emscripten would busy-wait there anyway), and these are short. */

@@ -15,6 +15,8 @@ typedef void (*wg_task_fn)(void* ctx, size_t start, size_t count);
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile);
 
 #ifdef WG_TEST_HOOKS
+#include <stdatomic.h>
+
 /* Test-only (compiled in with -DWG_TEST_HOOKS, never in a shipped build): the pool calls
  * wg_test_hook, when set, at these points of its job protocol, so that a test can force one
  * interleaving of the caller and a worker (tests/native/test_pool.c). */
@@ -23,8 +25,15 @@ typedef enum wg_test_hook_point {
   WG_HOOK_CALLER_PUBLISHED,   /* the caller published the job, before it claims tiles itself */
   WG_HOOK_WORKER_RELOADED,    /* a worker finished a tile and reloaded the pool's state */
   WG_HOOK_WORKER_LEFT,        /* a worker stopped claiming tiles of the job it woke for */
+  WG_HOOK_CHUNK_TAKEN,        /* a thread took a chunk of a scatter's pipeline, before resolving it */
+  WG_HOOK_CHUNK_AWAITED,      /* the pipeline's applier met a chunk another thread is resolving */
 } wg_test_hook_point;
 extern void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* set it at any time */
+#define WG_TEST_HOOK(point)                                        \
+  do {                                                             \
+    void (*hook)(wg_test_hook_point) = atomic_load(&wg_test_hook); \
+    if (hook) hook(point);                                         \
+  } while (0)
 
 /* Test-only fault injection: makes wg_pool_create see this pthread call fail. */
 typedef enum wg_test_fault {
@@ -33,6 +42,8 @@ typedef enum wg_test_fault {
   WG_FAULT_COND_INIT,  /* pthread_cond_init */
 } wg_test_fault;
 extern wg_test_fault wg_test_fail;
+#else
+#define WG_TEST_HOOK(point) ((void)0)
 #endif
 
 #endif

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "index_resolve.h"
+#include "parallel.h" /* WG_TEST_HOOK */
 
 /* An array of the workspace (none when the plan asked for no bytes: nothing reads it then). */
 static size_t* ws_array(const wg_scatter_job* job, size_t offset) {
@@ -152,6 +153,7 @@ static void take_chunk(const wg_scatter_job* job, size_t c) {
   atomic_int* state = &chunk_states(job)[c];
   int open = CHUNK_OPEN;
   if (!atomic_compare_exchange_strong(state, &open, CHUNK_TAKEN)) return;
+  WG_TEST_HOOK(WG_HOOK_CHUNK_TAKEN);
   size_t q0, n = chunk_range(job, c, &q0);
   int ok = job->resolve(job, q0, n, ws_array(job, job->ws_dest) + q0,
                         job->src_map ? ws_array(job, job->ws_src) + q0 : NULL);
@@ -161,9 +163,9 @@ static void take_chunk(const wg_scatter_job* job, size_t c) {
 static int apply_pipelined(const wg_scatter_job* job) {
   for (size_t c = 0; c < job->chunks; ++c) {
     take_chunk(job, c);
-    int state;
-    while ((state = atomic_load_explicit(&chunk_states(job)[c], memory_order_acquire)) == CHUNK_TAKEN) {
-    }
+    int state = atomic_load_explicit(&chunk_states(job)[c], memory_order_acquire);
+    if (state == CHUNK_TAKEN) WG_TEST_HOOK(WG_HOOK_CHUNK_AWAITED);
+    while (state == CHUNK_TAKEN) state = atomic_load_explicit(&chunk_states(job)[c], memory_order_acquire);
     if (state == CHUNK_FAILED) return 0;
     size_t q0, n = chunk_range(job, c, &q0);
     apply_piece(job, q0, n, ws_array(job, job->ws_dest) + q0, job->src_map ? ws_array(job, job->ws_src) + q0 : NULL);

@@ -9,7 +9,8 @@
  * first bad index reported, and writes nothing, in place included.
  * Built with the test-only hooks of src/parallel.h: the caller yields once it has published a job
  * (so that the workers, woken, claim tiles of every stage), and the tiles workers ran are counted:
- * the run fails if they ran none. Run under ThreadSanitizer (any race is a report) and ASan +
+ * the run fails if they ran none; a worker that takes a chunk of the one-part pipeline is delayed,
+ * so that the applier must wait for it, and the waits are counted: the run fails without any. Run under ThreadSanitizer (any race is a report) and ASan +
  * UBSan by tests/native/native.test.mjs. */
 #define _GNU_SOURCE
 #include <math.h>
@@ -30,10 +31,17 @@ static int failures = 0;
 static pthread_t main_thread;
 static atomic_size_t worker_tiles;
 
+static atomic_size_t chunks_awaited;
+
+/* The caller yields once it has published a job; a worker that takes a chunk of a pipeline waits
+ * 100 us before resolving it, so that the applier meets chunks still being resolved and must
+ * wait for them (counted: the run fails if it never did). */
 static void hook(wg_test_hook_point point) {
   int caller = pthread_equal(pthread_self(), main_thread);
   if (caller && point == WG_HOOK_CALLER_PUBLISHED) sched_yield();
   if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
+  if (!caller && point == WG_HOOK_CHUNK_TAKEN) nanosleep(&(struct timespec){0, 100000}, NULL);
+  if (point == WG_HOOK_CHUNK_AWAITED) atomic_fetch_add(&chunks_awaited, 1);
 }
 
 static const size_t WIDTH[12] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8}; /* by wg_value_type */
@@ -273,9 +281,10 @@ int main(void) {
   check_late_error(pools[1]);
   for (size_t p = 0; p < 2; ++p) wg_pool_destroy(pools[p]);
   atomic_store(&wg_test_hook, NULL);
-  size_t tiles = atomic_load(&worker_tiles);
-  CHECK(tiles > 0); /* else the pools ran nothing in parallel */
-  printf("scatters on 3 and 4 threads: %zu calls (%zu tiles run by workers), %s\n", calls, tiles,
-         failures ? "FAILED" : "bitwise equal to 1 thread");
+  size_t tiles = atomic_load(&worker_tiles), awaited = atomic_load(&chunks_awaited);
+  CHECK(tiles > 0);   /* else the pools ran nothing in parallel */
+  CHECK(awaited > 0); /* else no pipeline's applier waited for a chunk another thread resolved */
+  printf("scatters on 3 and 4 threads: %zu calls (%zu tiles run by workers, %zu chunks awaited), %s\n", calls,
+         tiles, awaited, failures ? "FAILED" : "bitwise equal to 1 thread");
   return failures != 0;
 }
