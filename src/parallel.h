@@ -25,7 +25,7 @@ typedef enum wg_test_hook_point {
   WG_HOOK_CALLER_PUBLISHED,   /* the caller published the job, before it claims tiles itself */
   WG_HOOK_WORKER_RELOADED,    /* a worker finished a tile and reloaded the pool's state */
   WG_HOOK_WORKER_LEFT,        /* a worker stopped claiming tiles of the job it woke for */
-  WG_HOOK_CHUNK_TAKEN,        /* a thread took a chunk of a scatter's pipeline, before resolving it */
+  WG_HOOK_CHUNK_TAKEN,        /* a thread took a chunk of a pipeline (stage_scatter.c), before resolving it */
   WG_HOOK_CHUNK_AWAITED,      /* the pipeline's applier met a chunk another thread is resolving */
 } wg_test_hook_point;
 extern void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* set it at any time */
