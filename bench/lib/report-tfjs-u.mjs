@@ -10,8 +10,9 @@ const BACKENDS = ['cpu', 'wasm'];
 const WRITES_INPUT = /writes into its input/;
 const FIT_TARGET = 1000; // U1: wasm-gather/tfjs over stock tfjs-cpu's (fitted) gradient step
 const NEAR = 1.25; // within this of a bound, a time is at it (these runs vary by about as much)
-// Ratios of thousands as whole numbers.
-const fmtR = (x) => (Number.isFinite(x) && x >= 100 ? `${Math.round(x).toLocaleString('en-US')}x` : fmtX(x));
+// Ratios of thousands as whole numbers, of thousandths with two significant digits.
+const fmtR = (x) => (!Number.isFinite(x) ? fmtX(x) : x >= 100 ? `${Math.round(x).toLocaleString('en-US')}x`
+  : x < 0.1 ? `${x.toPrecision(2)}x` : fmtX(x));
 
 function uIndex(report) {
   const ids = report.uWorkloads.map((w) => w.id);
@@ -59,7 +60,7 @@ export function uTargets(report) {
   for (const id of ['U2', 'U3']) {
     for (const backend of BACKENDS) {
       const x = ix.ratio(backend, id);
-      add(`${id} on ${backend}: wasm-gather/tfjs faster than stock`, fmtX(x), x > 1,
+      add(`${id} on ${backend}: wasm-gather/tfjs faster than stock`, fmtR(x), x > 1,
         `${fmtT(ix.time(backend, 'adapter', id))} vs ${fmtT(ix.time(backend, 'stock', id))}`, x > 1 ? '' : missBound(ix, backend, id));
     }
   }
@@ -67,7 +68,7 @@ export function uTargets(report) {
   const all = BACKENDS.flatMap((b) => ix.ids.map((id) => [b, id, ix.ratio(b, id)])).filter(([, , x]) => !Number.isNaN(x));
   const worst = all.reduce((m, e) => (!(e[2] >= m[2]) ? e : m), all[0]);
   const slower = all.filter(([, , x]) => !(x >= 1));
-  add('no U workload slower than stock (either backend)', worst ? `min ${fmtX(worst[2])} (${worst[1]} on ${worst[0]})` : '–',
+  add('no U workload slower than stock (either backend)', worst ? `min ${fmtR(worst[2])} (${worst[1]} on ${worst[0]})` : '–',
     all.length > 0 && slower.length === 0, all.map(([b, id, x]) => `${id} ${b} ${fmtR(x)}`).join(', '),
     slower.map(([b, id]) => `${id} on ${b}: ${missBound(ix, b, id)}`).join('. '));
   return out;
@@ -94,7 +95,7 @@ function summary(report) {
   line('speed-up of wasm-gather/tfjs on wasm over stock tfjs-cpu', (id) => (id === 'U1' ? fmtR(ix.time('cpu', 'stock', id) / ix.time('wasm', 'adapter', id)) : '–'));
   const bounds = [...new Map(ix.rows.filter((r) => r.family === 'bound').map((r) => [r.impl, r])).values()];
   for (const r of bounds) {
-    line(`bound on ${r.backend}${r.variant === 'adapter path' ? ' (wasm-gather/tfjs\'s path)' : ''}: ${r.impl}`,
+    line(r.variant === 'adapter path' ? `a cost on wasm-gather/tfjs's ${r.backend} path, alone: ${r.impl}` : `bound on ${r.backend}: ${r.impl}`,
       (id) => fmtMs(ix.rows.find((x) => x.impl === r.impl && x.workload === id && !x.error)?.medianMs));
   }
   const fit = ix.row('cpu', 'stock', 'U1')?.fit;
@@ -123,9 +124,10 @@ export function uMarkdown(report, L) {
     'runs (U1: a whole step, `tf.variableGrads` of `tf.sum(tf.gather(table, ids))`, forward and backward, with tfjs-core\'s ' +
     'gradients: `bench/peers/tfjs-gradients.mjs`) and its output is disposed unread, left on the backend as the next op would take ' +
     'it. Each output was read and checked once before timing: U2 and U3 bitwise against `refScatterND` ' +
-    '(`common/reference-scatter.mjs`: the updates applied in index order), U1\'s gradient against the ids counted. Bounds: ' +
-    'the least a correct result takes (its new tensor\'s bytes written once), and the copy out of wasm-gather\'s memory that ' +
-    'wasm-gather/tfjs\'s cpu path adds.', '');
+    '(`common/reference-scatter.mjs`: the updates applied in index order), U1\'s gradient against the ids counted. Bounds ' +
+    '(`bench/tfjs-u-suite.mjs`): the least a correct result takes (its new tensor\'s bytes written once); beside them, the costs ' +
+    'wasm-gather/tfjs\'s cpu path adds to U2, each measured alone (its zeros written in wasm-gather\'s shared memory, the copy ' +
+    'out into a new array).', '');
   L.push(summary(report), '');
   L.push('| id | workload | output |', '| --- | --- | ---: |');
   for (const w of report.uWorkloads) L.push(`| ${w.id} | ${w.title} | ${fmtBytes(w.outBytes)} |`);
