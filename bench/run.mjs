@@ -1,6 +1,8 @@
 // The benchmark: every implementation on every workload of common/workloads.mjs
 // (W: take/gatherND/gather; Q: gatherBlockQuantized; T: W1-W5 through tf.gather/tf.gatherND with
-// tfjs's stock kernels and with wasm-gather/tfjs) and common/scatter-workloads.mjs (S: the
+// tfjs's stock kernels and with wasm-gather/tfjs, and common/tfjs-workloads.mjs's U1-U3: a
+// gradient step, tf.scatterND and tf.tensorScatterUpdate, bench/tfjs-u-suite.mjs) and
+// common/scatter-workloads.mjs (S: the
 // scatters, bench/scatter-suite.mjs), in one run, each output checked equal to the
 // reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
@@ -30,6 +32,7 @@ import { wasmGatherGroups, wasmGatherQuantizedGroups } from './lib/wasm-gather-r
 import { buildNative } from './native/build.mjs';
 import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
 import { runScatterSuite } from './scatter-suite.mjs';
+import { runTfjsUSuite } from './tfjs-u-suite.mjs';
 
 const exec = promisify(execFile);
 const here = (p) => fileURLToPath(new URL(p, import.meta.url));
@@ -218,7 +221,7 @@ if (process.env.MALLOC_MMAP_THRESHOLD_ !== MALLOC_ENV.MALLOC_MMAP_THRESHOLD_) {
 const t0 = performance.now();
 const date = new Date().toISOString();
 const results = [];
-let workloads, qWorkloads, tWorkloads, init;
+let workloads, qWorkloads, tWorkloads, uWorkloads, init;
 let wCases; // W1-W5 with their reference outputs, made once for the W and T suites
 const makeWCases = () => wCases ??= (log('generating workloads and reference outputs'), WORKLOADS.map((w) => {
   const t = makeTensors(w);
@@ -258,8 +261,12 @@ if (runs('Q')) {
 if (runs('T')) {
   // tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs, on the W workloads.
   const cases = makeWCases().map((c) => ({ ...c, suite: 'T' }));
-  for (const g of await tfjsAdapterGroups()) await runGroup(g, cases, results);
+  for (const g of tfjsAdapterGroups()) await runGroup(g, cases, results);
   tWorkloads = workloadRows(cases);
+  // and the U workloads: the scatter kernels and gather's gradient, the same way
+  const u = await runTfjsUSuite({ quick, runGroup, log });
+  results.push(...u.results);
+  ({ uWorkloads } = u);
 }
 
 let sWorkloads, sChecks;
@@ -286,6 +293,7 @@ const report = {
   workloads: workloads ?? previous?.workloads ?? [],
   qWorkloads: qWorkloads ?? previous?.qWorkloads ?? [],
   tWorkloads: tWorkloads ?? previous?.tWorkloads ?? [],
+  uWorkloads: uWorkloads ?? previous?.uWorkloads ?? [],
   sWorkloads: sWorkloads ?? previous?.sWorkloads ?? [],
   sChecks: sChecks ?? previous?.sChecks ?? [],
   results,

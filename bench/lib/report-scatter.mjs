@@ -6,12 +6,12 @@
 import { COSTS, perBlock } from '../../js/copy-plan.mjs';
 
 const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
-const fmtMs = (ms) => (ms === undefined || !Number.isFinite(ms) ? '–' : ms >= 3.6e6 ? `${(ms / 3.6e6).toFixed(1)} h`
+export const fmtMs = (ms) => (ms === undefined || !Number.isFinite(ms) ? '–' : ms >= 3.6e6 ? `${(ms / 3.6e6).toFixed(1)} h`
   : ms >= 6e4 ? `${(ms / 6e4).toFixed(0)} min` : ms >= 10 ? ms.toFixed(1) : ms >= 0.1 ? ms.toFixed(3) : `${(ms * 1000).toFixed(2)} µs`);
 // fmtMs in prose: with its unit.
-const fmtT = (ms) => { const x = fmtMs(ms); return /[µhn–]/.test(x) ? x : `${x} ms`; };
-const fmtX = (x) => (x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(2)}x`);
-const fmtBytes = (b) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(2)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
+export const fmtT = (ms) => { const x = fmtMs(ms); return /[µhn–]/.test(x) ? x : `${x} ms`; };
+export const fmtX = (x) => (x === undefined || !Number.isFinite(x) ? '–' : `${x.toFixed(2)}x`);
+export const fmtBytes = (b) => (b >= 2 ** 20 ? `${(b / 2 ** 20).toFixed(2)} MiB` : b >= 1024 ? `${(b / 1024).toFixed(1)} KiB` : `${b} B`);
 
 // The workloads the targets name: the first form of each (S2: tensorScatter).
 const RESIDENT_TARGET = ['S1', 'S2a', 'S2b', 'S3', 'S4'];

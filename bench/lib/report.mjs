@@ -3,12 +3,14 @@
 // met or missed) and docs/ratios.svg (speed-ups over the fastest peer). That file is the one copy
 // of the figures: nothing else (README.md included) holds benchmark tables.
 // Four suites: W (take, gatherND, gather), Q (gatherBlockQuantized), T (tf.gather/tf.gatherND
-// with tfjs's stock kernels and with wasm-gather/tfjs) and S (the scatters: report-scatter.mjs),
+// with tfjs's stock kernels and with wasm-gather/tfjs, and its U workloads: report-tfjs-u.mjs) and
+// S (the scatters: report-scatter.mjs),
 // each with its own tables and targets; rows carry `suite` (absent in older results.json: W).
 // B: the W workloads in Chromium.
 import { writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { sMarkdown } from './report-scatter.mjs';
+import { uMarkdown } from './report-tfjs-u.mjs';
 
 const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
 const PEER_WORKLOADS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
@@ -126,7 +128,9 @@ const HOW = [
   '',
   'Workloads: W1 embedding lookup (`take`, [32000, 512] by 4096 rows), W2 `gatherND` slices with batch dims, W3 `gatherND` of ' +
   'single elements, W4a/W4b `gather` (torch) along dim 1, W5 a tiny `take` (call overhead); Q1-Q4 `gatherBlockQuantized` on ' +
-  'block-quantized embedding tables; T: W1-W5 through TensorFlow.js\'s `tf.gather`/`tf.gatherND`; S1-S5 the scatters ' +
+  'block-quantized embedding tables; T: W1-W5 through TensorFlow.js\'s `tf.gather`/`tf.gatherND`, and U1-U3 through its scatter ' +
+  'kernels (`common/tfjs-workloads.mjs`: an embedding table\'s gradient step, `tf.scatterND`, a KV-cache write by ' +
+  '`tf.tensorScatterUpdate`); S1-S5 the scatters ' +
   '(`common/scatter-workloads.mjs`): an embedding gradient (`indexReduce`), KV-cache writes (`tensorScatter`, `scatterND`), a ' +
   'histogram and a row-wise write (`scatter`), and a tiny `scatterND` (call overhead).',
   '',
@@ -525,7 +529,7 @@ function qMarkdown(report, L) {
   if (!ok.length) L.push('No Q results.', '');
 }
 
-// ---- T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs ----
+// ---- T: TensorFlow.js, stock kernels vs wasm-gather/tfjs (the U part: report-tfjs-u.mjs) ----
 
 const T_BACKENDS = ['cpu', 'wasm'];
 
@@ -577,7 +581,7 @@ function tSummary(report) {
 
 function tMarkdown(report, L) {
   const { ok } = tIndex(report);
-  L.push('# T: tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs', '');
+  L.push('# T: TensorFlow.js, stock kernels vs wasm-gather/tfjs (tf.gather, tf.gatherND; U: the scatters and a gradient)', '');
   L.push('The W workloads through TensorFlow.js 4.22 (`@tensorflow/tfjs-core` with `tfjs-backend-cpu`, and `tfjs-backend-wasm`: ' +
     'SIMD, no threads in Node), once with the backends\' own GatherV2/GatherNd kernels and once after ' +
     '`registerKernels(tf, { backends: [backend] })` of `wasm-gather/tfjs` (wasm-gather as `init()` configures it by default). ' +
@@ -590,8 +594,10 @@ function tMarkdown(report, L) {
     'first call is checked to be served by the intended kernels (`kernelStats()`: no fallback), each output checked bitwise ' +
     'equal to the reference before timing.', '');
   L.push('## Summary (T)', '', tSummary(report), '');
-  const notes = [...new Set(ok.filter((r) => r.note).map((r) => `${r.impl}: ${r.note}`))];
+  const W = new Set(report.tWorkloads.map((w) => w.id)); // (the U rows' notes and errors: report-tfjs-u.mjs)
+  const notes = [...new Set(ok.filter((r) => r.note && W.has(r.workload)).map((r) => `${r.impl}: ${r.note}`))];
   if (notes.length) L.push('Notes:', '', ...notes.map((n) => `- ${n}`), '');
-  const errors = report.results.filter((r) => r.suite === 'T' && r.error);
+  const errors = report.results.filter((r) => r.suite === 'T' && r.error && W.has(r.workload));
   if (errors.length) L.push('Errors:', '', ...errors.map((r) => `- ${r.impl} ${r.workload}: ${r.error}`), '');
+  if (report.uWorkloads?.length) uMarkdown(report, L);
 }

@@ -7,18 +7,41 @@
 // (batch coords, index) tuples built per call that works around tfjs#8658 for W2, W4a and W4b.
 // On 'wasm' the adapter also runs them as tf.gather(x, i, b, b), which it makes right (one more
 // runner, batched workloads only).
-// One group per backend and kernel set: the adapter's groups register the kernels for that backend
-// in begin() and unregister them, and dispose of wasm-gather, in end().
+// One group per backend and kernel set (adapterGroups, which the U workloads' groups share:
+// tfjs-adapter-u.mjs): the adapter's groups register the kernels for that backend in begin() and
+// unregister them, and dispose of wasm-gather, in end().
 import * as tf from '@tensorflow/tfjs-core';
 import '@tensorflow/tfjs-backend-cpu';
 import { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';
 import { dispose, init } from '../../js/index.mjs';
+import { OPS } from '../../js/ops/index.mjs';
 import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
 import { plan, wasmDir } from './tfjs.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
+// The kernels registerKernels replaces (the ops' descriptors name them).
+const KERNELS = OPS.flatMap((d) => d.tfjs ?? []);
 const servedCalls = () => Object.values(kernelStats().calls).reduce((a, b) => a + b, 0);
 const fallbacks = () => Object.values(kernelStats().fallbacks).reduce((a, b) => a + b, 0);
+
+/**
+ * Runs `run` once and checks which kernels served it: with the adapter (`adapter`), its own
+ * (counted by kernelStats: `calls` of them, no fallback; on 'wasm' run in tfjs's memory), else
+ * tfjs's alone. Returns how the adapter ran, for the notes (undefined for the stock kernels).
+ */
+export function checkServed(run, { adapter, backend, calls = 1, info }) {
+  const [served, fell, inPlace] = [servedCalls(), fallbacks(), kernelStats().inPlace];
+  run();
+  const used = servedCalls() - served;
+  // On 'wasm' the adapter runs in tfjs's memory (its guest module): one thread, nothing copied.
+  const ranInPlace = kernelStats().inPlace - inPlace === used && used > 0;
+  if (adapter && backend === 'wasm' && !ranInPlace) throw new Error('the adapter did not run in tfjs\'s memory on wasm');
+  if (fallbacks() !== fell) throw new Error('the adapter handed the call to the stock kernel (fallback)');
+  if (adapter && used !== calls) throw new Error(`the adapter served ${used} kernel calls of ${calls}`);
+  if (!adapter && used !== 0) throw new Error('the adapter served a call meant for the stock kernels');
+  if (!adapter) return undefined;
+  return ranInPlace ? 'in tfjs\'s memory (wasm-gather\'s guest module, the calling thread)' : `wasm-gather ${info?.variant}, ${info?.threads} thread(s)`;
+}
 
 function runner(backend, kernels, { direct = false, info } = {}) {
   const adapter = kernels === 'adapter';
@@ -44,43 +67,41 @@ function runner(backend, kernels, { direct = false, info } = {}) {
         tf.dispose([i, out]);
         return values;
       };
-      // Which kernels served the call: the adapter's (counted by kernelStats) or tfjs's own.
-      const [served, fell, inPlace] = [servedCalls(), fallbacks(), kernelStats().inPlace];
-      run();
-      const used = servedCalls() - served;
-      // On 'wasm' the adapter runs in tfjs's memory (its guest module): one thread, nothing copied.
-      const ranInPlace = kernelStats().inPlace - inPlace === used && used > 0;
-      if (adapter && backend === 'wasm' && !ranInPlace) throw new Error('the adapter did not run in tfjs\'s memory on wasm');
-      if (fallbacks() !== fell) throw new Error('the adapter handed the call to the stock kernel (fallback)');
-      if (adapter && used !== 1) throw new Error(`the adapter served ${used} kernel calls of 1`);
-      if (!adapter && used !== 0) throw new Error('the adapter served a call meant for the stock kernels');
-      const how = ranInPlace ? 'in tfjs\'s memory (wasm-gather\'s guest module, the calling thread)' : `wasm-gather ${info?.variant}, ${info?.threads} thread(s)`;
-      return { run, note: [note, adapter ? how : undefined].filter(Boolean).join('; ') || undefined,
-        dispose: () => data.dispose() };
+      const how = checkServed(run, { adapter, backend, info });
+      return { run, note: [note, how].filter(Boolean).join('; ') || undefined, dispose: () => data.dispose() };
     },
   };
 }
 
-/** The T groups: per backend, the stock kernels, then wasm-gather/tfjs. */
-export async function tfjsAdapterGroups() {
+/**
+ * Per backend, a group with tfjs's stock kernels, then one with wasm-gather/tfjs's (init() as
+ * registerKernels would make it, every kernel it replaces registered): runners(backend, kernels
+ * ('stock' | 'adapter'), info (the adapter's init() result, filled in begin())) gives their runners.
+ */
+export function adapterGroups(runners) {
   tf.enableProdMode(); // only silences tfjs's "install tfjs-node" advice
   setWasmPaths(wasmDir);
   const groups = [];
   for (const backend of BACKENDS) {
-    groups.push({ name: `tfjs ${backend}, stock kernels`, begin() { unregisterKernels(tf); }, end() {}, runners: [runner(backend, 'stock')] });
+    groups.push({ name: `tfjs ${backend}, stock kernels`, begin() { unregisterKernels(tf); }, end() {}, runners: runners(backend, 'stock') });
     const info = {};
-    const adapterRunners = [runner(backend, 'adapter', { info })];
-    if (backend === 'wasm') adapterRunners.push(runner(backend, 'adapter', { direct: true, info }));
     groups.push({
       name: `tfjs ${backend}, wasm-gather/tfjs`,
       async begin() {
         Object.assign(info, await init()); // init()'s default configuration, as registerKernels would make it
-        const done = await registerKernels(tf, { backends: [backend] });
-        if (done.length !== 2) throw new Error(`registerKernels registered ${done.length} kernels of 2`);
+        const done = (await registerKernels(tf, { backends: [backend] })).map((d) => d.kernelName);
+        const missing = KERNELS.filter((k) => !done.includes(k));
+        if (missing.length) throw new Error(`registerKernels did not register ${missing.join(', ')} on ${backend}`);
       },
       end() { unregisterKernels(tf); dispose(); },
-      runners: adapterRunners,
+      runners: runners(backend, 'adapter', info),
     });
   }
   return groups;
+}
+
+/** The T groups: per backend, the stock kernels, then wasm-gather/tfjs (on wasm also tf.gather with batchDims). */
+export function tfjsAdapterGroups() {
+  return adapterGroups((backend, kernels, info) => [runner(backend, kernels, { info }),
+    ...(kernels === 'adapter' && backend === 'wasm' ? [runner(backend, kernels, { direct: true, info })] : [])]);
 }

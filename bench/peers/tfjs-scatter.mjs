@@ -54,7 +54,7 @@ function planFor(w, t) {
 // that array; and tf.tensor on cpu keeps the caller's TypedArray rather than a copy, so it is the
 // caller's array that changes. On cpu it is therefore an update in place, and runs as one here
 // (mode in-place, the data tensor kept), on a copy of the workload's data.
-const CPU_WRITES_INPUT = 'tf.tensorScatterUpdate on cpu writes into its input tensor\'s array (the caller\'s own TypedArray, which tf.tensor keeps) and returns it (tfjs-backend-cpu 4.22): an update in place';
+export const CPU_WRITES_INPUT = 'tf.tensorScatterUpdate on cpu writes into its input tensor\'s array (the caller\'s own TypedArray, which tf.tensor keeps) and returns it (tfjs-backend-cpu 4.22): an update in place';
 
 // Runners: cpu adds into zeros (tf.scatterND, one-shot) or writes in place (tensorScatterUpdate);
 // wasm does both one-shot, and writes with the data tensor kept (resident).
@@ -142,8 +142,8 @@ export async function segmentSumFit(w, t, counts, { samples = 2 } = {}) {
     note: `fitted: ${a.toFixed(1)} ms + ${b.toFixed(1)} ms per segment (from ${counts.join(', ')} segments), at ${segments} segments` };
 }
 
-// Least squares of y = a + b x.
-function lineFit(points) {
+/** Least squares of y = a + b x over points [x, y]: [a, b]. */
+export function lineFit(points) {
   const n = points.length, sx = points.reduce((s, [x]) => s + x, 0), sy = points.reduce((s, [, y]) => s + y, 0);
   const sxx = points.reduce((s, [x]) => s + x * x, 0), sxy = points.reduce((s, [x, y]) => s + x * y, 0);
   const b = (n * sxy - sx * sy) / (n * sxx - sx * sx);
