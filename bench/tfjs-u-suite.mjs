@@ -14,10 +14,8 @@ const FIT_ROWS = [2, 4, 8];
 const QUICK_FIT_ROWS = [1, 2];
 
 // The bounds of U2 and U3, per backend: the least a correct result takes (variant 'result': its
-// new tensor's bytes written once: U2's zeros, U3's copy of the cache); and on cpu what
-// wasm-gather/tfjs's path adds (variant 'adapter path', js/tfjs.mjs: U2's zeros are made in
-// wasm-gather's memory, a SharedArrayBuffer in the threaded build, by a Uint8Array's fill(0), then
-// copied out into a new array as js/call.mjs's deliver does), each alone.
+// new tensor's bytes written once: U2's zeros, U3's copy of the cache). (The report also takes
+// rows of variant 'adapter path': a cost wasm-gather/tfjs's path adds, measured alone.)
 const bound = (impl, backend, variant, id, make) => ({
   impl, family: 'bound', mode: 'bound', backend, variant, applies: (w) => w.id === id,
   setup: (w, t) => ({ run: make(t), unchecked: true, dispose() {} }),
@@ -27,10 +25,6 @@ const boundGroup = {
   runners: [
     bound('new Float32Array of the output\'s length (a new tensor\'s zeros on cpu)', 'cpu', 'result', 'U2',
       (t) => () => new Float32Array(t.expected.length)),
-    bound('fill(0) of a Uint8Array of the output\'s bytes in a SharedArrayBuffer (zeros in threaded wasm memory)', 'cpu', 'adapter path', 'U2',
-      (t) => { const a = new Uint8Array(new SharedArrayBuffer(t.expected.byteLength)); return () => a.fill(0); }),
-    bound('new Float32Array filled from an array of the output (a copy out of wasm memory into a new array)', 'cpu', 'adapter path', 'U2',
-      (t) => () => new Float32Array(t.expected)),
     bound('fill(0) of the output\'s bytes (zeros written once)', 'wasm', 'result', 'U2',
       (t) => { const a = new Float32Array(t.expected.length); return () => a.fill(0); }),
     bound('new Float32Array filled from the input (a new tensor\'s copy on cpu)', 'cpu', 'result', 'U3',

@@ -125,9 +125,7 @@ export function uMarkdown(report, L) {
     'gradients: `bench/peers/tfjs-gradients.mjs`) and its output is disposed unread, left on the backend as the next op would take ' +
     'it. Each output was read and checked once before timing: U2 and U3 bitwise against `refScatterND` ' +
     '(`common/reference-scatter.mjs`: the updates applied in index order), U1\'s gradient against the ids counted. Bounds ' +
-    '(`bench/tfjs-u-suite.mjs`): the least a correct result takes (its new tensor\'s bytes written once); beside them, the costs ' +
-    'wasm-gather/tfjs\'s cpu path adds to U2, each measured alone (its zeros written in wasm-gather\'s shared memory, the copy ' +
-    'out into a new array).', '');
+    '(`bench/tfjs-u-suite.mjs`): the least a correct result takes (its new tensor\'s bytes written once).', '');
   L.push(summary(report), '');
   L.push('| id | workload | output |', '| --- | --- | ---: |');
   for (const w of report.uWorkloads) L.push(`| ${w.id} | ${w.title} | ${fmtBytes(w.outBytes)} |`);
