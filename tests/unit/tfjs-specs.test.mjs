@@ -5,22 +5,15 @@
 // and the adapter's kernels must really have served them.
 //
 // The specs are ES modules written for a bundler (extensionless imports, require of
-// jasmine-core), so they are bundled here with esbuild, together with tfjs-core and both
-// backends: one copy of tfjs-core for all of them.
+// jasmine-core), so they are bundled with esbuild (tests/lib/tfjs-bundle.mjs), together with
+// tfjs-core, its gradients and both backends: one copy of tfjs-core for all of them.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
+import { coreDist, loadTfjs } from '../lib/tfjs-bundle.mjs';
 
-const root = dirname(dirname(dirname(fileURLToPath(import.meta.url))));
 const require = createRequire(import.meta.url);
-const coreDist = dirname(require.resolve('@tensorflow/tfjs-core/package.json')) + '/dist';
-const wasmDir = `${dirname(require.resolve('@tensorflow/tfjs-backend-wasm'))}/`;
 // Each spec file (upstream: tfjs-core/src/ops/<name>.ts), the name of its describeWithFlags, and
 // how many specs it holds in tfjs-core 4.22 (a file missing from the bundle would pass vacuously).
 const SPECS = [
@@ -37,39 +30,17 @@ const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'Un
 // so they must fail, and only with the message given: the spec's full name without its
 // environment ('<suite> <spec>') -> { backends, reason, message: RegExp each failure matches }.
 // None of tfjs-core 4.22's specs for these ops asserts one: it stays empty unless one appears.
-// (The only exclusion tfjs-backend-wasm's own test setup made here, gather's gradient specs for
-// want of an UnsortedSegmentSum kernel (tfjs-backend-wasm/src/setup_test.ts), is gone: the
-// adapter brings that kernel, and they run and pass.)
+// Nothing is excluded either: tfjs-backend-wasm's own test setup (tfjs-backend-wasm/src/setup_test.ts)
+// leaves out gather's gradient specs, for want of an UnsortedSegmentSum kernel there, which the
+// adapter brings.
 const EXPECTED_TO_DIFFER = {};
 
-let dir;
-let bundle;
+let tf;
 const results = []; // jasmine's specDone results
 const specName = (r) => r.fullName.replace(/ (cpu|wasm) \{[^}]*\}/, ''); // '<suite> <spec>'
 const backendOf = (r) => / (cpu|wasm) \{/.exec(r.fullName)?.[1];
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'wg-tfjs-specs-'));
-  // First in the bundle: the test environments, set before the specs' describeWithFlags runs.
-  writeFileSync(join(dir, 'envs.js'), `import { setTestEnvs } from ${JSON.stringify(`${coreDist}/jasmine_util.js`)};
-setTestEnvs(${JSON.stringify(BACKENDS.map((b) => ({ name: b, backendName: b, isDataSync: true })))});\n`);
-  writeFileSync(join(dir, 'entry.js'), [
-    "import './envs.js';",
-    // What tfjs-core's own test setup imports: the gradients and the chained ops (x.gather(...)).
-    `import ${JSON.stringify(`${coreDist}/register_all_gradients.js`)};`,
-    `import ${JSON.stringify(`${coreDist}/public/chained_ops/register_all_chained_ops.js`)};`,
-    "import '@tensorflow/tfjs-backend-cpu';",
-    "export { setWasmPaths } from '@tensorflow/tfjs-backend-wasm';",
-    ...SPECS.map((s) => `import ${JSON.stringify(`${coreDist}/${s.file}`)};`),
-    "export * as tf from '@tensorflow/tfjs-core';",
-  ].join('\n'));
-  await build({
-    entryPoints: [join(dir, 'entry.js')], bundle: true, platform: 'node', format: 'cjs',
-    mainFields: ['module', 'main'], outfile: join(dir, 'bundle.cjs'), logLevel: 'error',
-    ignoreAnnotations: true, // tfjs-core says sideEffects: false, which would drop the spec files
-    nodePaths: [join(root, 'node_modules')],
-  });
-
   // jasmine, with its globals, before the bundle defines the suites. No spec filter: every spec runs.
   const jasmineRequire = require('jasmine-core/lib/jasmine-core/jasmine.js');
   const jasmine = jasmineRequire.core(jasmineRequire);
@@ -78,17 +49,19 @@ setTestEnvs(${JSON.stringify(BACKENDS.map((b) => ({ name: b, backendName: b, isD
   env.configure({ random: false, stopOnSpecFailure: false });
   env.addReporter({ specDone: (r) => results.push(r) });
 
-  bundle = createRequire(join(dir, 'bundle.cjs'))(join(dir, 'bundle.cjs'));
-  bundle.tf.enableProdMode(); // silences the "install tfjs-node" advice only
-  bundle.setWasmPaths(wasmDir);
-  const done = await registerKernels(bundle.tf, { backends: BACKENDS });
+  tf = await loadTfjs({
+    // First in the bundle: the test environments, set before the specs' describeWithFlags runs.
+    prelude: `import { setTestEnvs } from ${JSON.stringify(`${coreDist}/jasmine_util.js`)};
+setTestEnvs(${JSON.stringify(BACKENDS.map((b) => ({ name: b, backendName: b, isDataSync: true })))});\n`,
+    imports: SPECS.map((s) => `${coreDist}/${s.file}`),
+  });
+  const done = await registerKernels(tf, { backends: BACKENDS });
   assert.equal(done.length, BACKENDS.length * KERNELS.length, 'every kernel on both backends');
   await env.execute();
 });
 
 after(() => {
-  if (bundle) unregisterKernels(bundle.tf);
-  if (dir) rmSync(dir, { recursive: true, force: true });
+  if (tf) unregisterKernels(tf);
 });
 
 test('the expected-to-differ list names real specs, each with a reason', () => {
