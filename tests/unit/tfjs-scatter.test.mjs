@@ -369,6 +369,10 @@ for (const [c, { backend, opts, inPlace }] of CONFIGS.entries()) {
           { message: 'Invalid indices: 9 does not index into 2,3' });
         // ids that are not a prefix of x's shape: wasm-gather's shape error (tfjs-core checks nothing)
         assert.throws(() => tf.unsortedSegmentSum(tf.ones([3]), tf.tensor1d([0, 1], 'int32'), 2), { message: /^indexReduce: source\.shape/ });
+        // tfjs-core checks only that numSegments is an integer (on cpu a negative one leaked the
+        // block allocated for the zeros, whose array then could not be made)
+        assert.throws(() => tf.unsortedSegmentSum(tf.ones([2]), tf.tensor1d([0, 0], 'int32'), -1),
+          { message: 'UnsortedSegmentSum: numSegments must not be negative, got -1' });
       });
       assert.equal(tf.memory().numTensors, base.tensors, 'tensors');
       assert.equal(b.numDataIds(), base.ids, "the backend's data ids");
