@@ -247,7 +247,7 @@ function unsortedSegmentSumKernel(tf, backendName, original, desc) {
   return (args) => {
     const { inputs: { x, segmentIds }, backend, attrs: { numSegments } } = args;
     if (!served(backend, x.dtype, segmentIds, NUMERIC)) return fallback(original, key, args, 'UnsortedSegmentSum', backendName, x.dtype, NUMERIC);
-    // tfjs-core checks only that it is an integer; a negative one would fail after an allocation
+    // tfjs-core checks only that it is an integer: a negative one is refused here, in its words
     if (numSegments < 0) throw new RangeError(`UnsortedSegmentSum: numSegments must not be negative, got ${numSegments}`);
     const io = access(backend);
     count(stats.calls, key);
