@@ -7,15 +7,15 @@
 // skips by writing into its input.
 // Called by bench/run.mjs (runGroup: its measuring loop), which writes the rows into results.json.
 import { U_WORKLOADS } from '../common/tfjs-workloads.mjs';
-import { memcopyBound } from './lib/memcopy-bound.mjs';
 
 // Table rows the stock cpu gradient step is timed at (each row a pass over the 8 MiB of dy: ~0.3 s).
 const FIT_ROWS = [2, 4, 8];
 const QUICK_FIT_ROWS = [1, 2];
 
 // The bounds of U2 and U3, per backend: the least a correct result takes (variant 'result': its
-// new tensor's bytes written once: U2's zeros, U3's copy of the cache). (The report also takes
-// rows of variant 'adapter path': a cost wasm-gather/tfjs's path adds, measured alone.)
+// new tensor's bytes written once: U2's zeros, U3's copy of the cache; U3's on wasm is measured in
+// tfjs's own heap, bench/peers/tfjs-adapter-u.mjs). (The report also takes rows of variant
+// 'adapter path': a cost wasm-gather/tfjs's path adds, measured alone.)
 const bound = (impl, backend, variant, id, make) => ({
   impl, family: 'bound', mode: 'bound', backend, variant, applies: (w) => w.id === id,
   setup: (w, t) => ({ run: make(t), unchecked: true, dispose() {} }),
@@ -29,8 +29,6 @@ const boundGroup = {
       (t) => { const a = new Float32Array(t.expected.length); return () => a.fill(0); }),
     bound('new Float32Array filled from the input (a new tensor\'s copy on cpu)', 'cpu', 'result', 'U3',
       (t) => () => new Float32Array(t.data.data)),
-    bound('memory.copy of the input\'s bytes (a new tensor\'s copy in wasm)', 'wasm', 'result', 'U3',
-      (t) => memcopyBound(t.data.data.byteLength)),
   ],
 };
 

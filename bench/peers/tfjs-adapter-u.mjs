@@ -95,5 +95,25 @@ function runner(backend, kernels, info) {
   };
 }
 
-/** The U groups: per backend, tfjs's stock kernels, then wasm-gather/tfjs's. */
-export const tfjsUGroups = () => adapterGroups((backend, kernels, info) => [runner(backend, kernels, info)]);
+// U3's bound on wasm, where tfjs keeps its tensors: a new tensor's copy in tfjs's wasm heap, an
+// output made by the backend and the cache's bytes copied in by HEAPU8.copyWithin, the memmove
+// the stock kernel's memcpy ends in (Emscripten's emscripten_memcpy_big). Both kernels make it.
+const tfjsCopyBound = {
+  impl: 'makeOutput and HEAPU8.copyWithin of the input (a new tensor\'s copy in tfjs\'s wasm heap)',
+  family: 'bound', mode: 'bound', backend: 'wasm', variant: 'result', applies: (w) => w.id === 'U3',
+  async setup(w, t) {
+    await tf.setBackend('wasm');
+    const b = tf.backend(), x = tf.tensor(t.data.data, t.data.shape, 'float32'), bytes = t.data.data.byteLength;
+    const at = (id) => b.dataIdMap.get(id).memoryOffset;
+    const run = () => {
+      const out = b.makeOutput(x.shape, 'float32');
+      b.wasm.HEAPU8.copyWithin(at(out.dataId), at(x.dataId), at(x.dataId) + bytes);
+      b.disposeData(out.dataId);
+    };
+    return { run, unchecked: true, dispose: () => x.dispose() };
+  },
+};
+
+/** The U groups: per backend, tfjs's stock kernels (on wasm with U3's bound), then wasm-gather/tfjs's. */
+export const tfjsUGroups = () => adapterGroups((backend, kernels, info) =>
+  [runner(backend, kernels, info), ...(backend === 'wasm' && kernels === 'stock' ? [tfjsCopyBound] : [])]);
