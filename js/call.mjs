@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { chooseScatterPath, choosePath, executePlan, executeScatterPlan } from './copy-plan.mjs';
+import { choosePath, executePlan, executeScatterPlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -246,8 +246,7 @@ export function callOp(s, desc, args) {
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const nblocks = L.offsets >= 0 ? w[slot.offsets.shape] : 0;
-  if (desc.fromData ? chooseScatterPath(t, into, nblocks, s.memory.buffer) === 'js'
-    : choosePath(t.data, into, outBytes, nblocks) === 'js') {
+  if (choosePath(t, into, desc.fromData ? 'write' : 'copy', desc.fromData ? t.updates?.bytes : outBytes, nblocks, s.memory.buffer) === 'js') {
     const run = desc.fromData ? runScatterInJs : runPlanInJs;
     return run(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
   }

@@ -159,49 +159,44 @@ export const pathCounts = { kernel: 0, js: 0 };
 /** Tests only: 'kernel' or 'js' forces that path wherever both can serve a call; null: the model. */
 export function forcePath(path) { forced = path; }
 
+// The model's tables for each kind of plan: the gathers' blocks copied out of the data,
+// the scatters' rows written into a copy of it.
+const TABLES = {
+  copy: { kernel: COSTS.kernelPerBlock, js: COSTS.jsPerBlock },
+  write: { kernel: COSTS.scatterKernelPerRow, js: COSTS.scatterJsPerRow },
+};
+
 /**
  * Which path serves a call: 'kernel' (the data in wasm memory, the C kernel, the output copied
- * out) or 'js' (C resolves the plan, JS moves the bytes: runPlanInJs of js/call.mjs). 'js' can
- * serve a copy op (nblocks > 0) whose output is a JS array (new, or an opts.out that does not
- * share memory with the data) and whose data is the caller's array (one-shot: the kernel path
- * copies it in whole). From a resident table into a JS array (one pass instead of the kernel
- * and a copy out) it would not win: JS moves a block for more than the kernel and the copy out
- * at every size measured (bench/copy-cost.mjs, and before it the same loop over a resident
- * table), so resident data always takes the kernel.
+ * out) or 'js' (C resolves the plan, JS moves the bytes: runPlanInJs and runScatterInJs of
+ * js/call.mjs). t: the call's tensor descriptors; kind: 'copy' (the gathers: n blocks of the output,
+ * of blockBytes together) or 'write' (the scatters' plain writes: n update rows of blockBytes
+ * together, written into a copy of the data). 'js' can serve a call whose plan C offers (n > 0),
+ * whose data is the caller's array (one-shot: the kernel path copies it in whole) and whose
+ * output is a JS array: new, or an opts.out that shares no memory with wasm memory (where the
+ * plan is), with the data or with the updates (which JS reads as it writes). From a resident
+ * table into a JS array (one pass instead of the kernel and a copy out) it would not win: JS
+ * moves a block for more than the kernel and the copy out at every size measured
+ * (bench/copy-cost.mjs, and before it the same loop over a resident table), so resident data
+ * always takes the kernel.
  */
-export function choosePath(d, target, outBytes, nblocks) {
-  if (!nblocks || d.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
-  if (target.kind === 'array' && overlaps(target.array, d.data)) return 'kernel';
-  const path = forced ?? modelPath(d, outBytes, nblocks);
-  pathCounts[path]++;
-  return path;
-}
-
-/**
- * Which path serves a plain write of one of the scatters that C offers to resolve for JS (nitems
- * > 0): 'js' (runScatterInJs of js/call.mjs: the caller's data copied into the new output array
- * by JS, the rows written there) or 'kernel' (the data copied into wasm memory, updated there,
- * and the output copied out). 'js' serves data that is the caller's array (one-shot) into a new
- * array, or an opts.out that shares no memory with the data, the updates or wasm memory.
- */
-export function chooseScatterPath(t, target, nitems, wasmBuffer) {
-  if (!nitems || t.data.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
+export function choosePath(t, target, kind, blockBytes, n, wasmBuffer) {
+  if (!n || t.data.ptr !== undefined || (target.kind !== 'new' && target.kind !== 'array')) return 'kernel';
   if (target.kind === 'array') {
     const a = target.array;
-    const bytes = new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
-    if (a.buffer === wasmBuffer || overlaps(bytes, t.data.data) || (t.updates.ptr === undefined && overlaps(bytes, t.updates.data))) return 'kernel';
+    if (a.buffer === wasmBuffer || overlaps(a, t.data.data) || (t.updates && t.updates.ptr === undefined && overlaps(a, t.updates.data))) {
+      return 'kernel';
+    }
   }
-  // The kernel path copies the data into wasm memory besides (its copy out matches the JS path's
-  // copy of the data into its new array).
-  const bb = t.updates.bytes / nitems;
-  const kernel = t.data.bytes * COSTS.copyInPerByte + nitems * perBlock(COSTS.scatterKernelPerRow, bb);
-  const path = forced ?? (nitems * perBlock(COSTS.scatterJsPerRow, bb) < kernel ? 'js' : 'kernel');
+  const path = forced ?? modelPath(t.data, TABLES[kind], blockBytes, n);
   pathCounts[path]++;
   return path;
 }
 
-function modelPath(d, outBytes, nblocks) {
-  const bb = outBytes / nblocks;
-  const kernel = d.bytes * COSTS.copyInPerByte + nblocks * perBlock(COSTS.kernelPerBlock, bb);
-  return nblocks * perBlock(COSTS.jsPerBlock, bb) < kernel ? 'js' : 'kernel';
+// The model: the kernel path copies the data into wasm memory besides (its copy out matches the
+// JS path's new array), and each path has its cost per block.
+function modelPath(d, tables, blockBytes, n) {
+  const bb = blockBytes / n;
+  const kernel = d.bytes * COSTS.copyInPerByte + n * perBlock(tables.kernel, bb);
+  return n * perBlock(tables.js, bb) < kernel ? 'js' : 'kernel';
 }

@@ -21,7 +21,13 @@
 typedef struct wg_stage_kind {
   void (*bind)(void* job, const wg_call* c, size_t threads);
   int (*run)(void* job, size_t start, size_t count);
+  int when; /* WG_STAGE_IN_RUN, WG_STAGE_IN_OFFSETS or both: the runs the runner gives it */
 } wg_stage_kind;
+
+/* A call runs either its plan into out (a run), or only the plan's offsets into the call's
+ * offsets tensor (the offsets mode: stage_copy.h, stage_scatter.h); a stage kind runs in one or
+ * both. */
+enum { WG_STAGE_IN_RUN = 1, WG_STAGE_IN_OFFSETS = 2 };
 
 typedef struct wg_stage {
   const wg_stage_kind* kind;

@@ -122,7 +122,9 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     return WG_ERR_INDEX_OUT_OF_RANGE;
   }
   int failed = 0;
+  int when = offsets_mode ? WG_STAGE_IN_OFFSETS : WG_STAGE_IN_RUN;
   for (size_t i = 0; i < plan->nstages && !failed; ++i) {
+    if (!(plan->stages[i].kind->when & when)) continue;
     stage_run r = {.stage = &plan->stages[i]};
     atomic_init(&r.failed, 0);
     if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, r.stage->tile);

@@ -36,7 +36,6 @@ static int resolve_pieces(const wg_scatter_job* job, size_t q0, size_t n, piece_
  * nothing to do). */
 static int run_resolve(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
-  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
   for (size_t c = start; c < start + count; ++c) {
     size_t q0, n = chunk_range(job, c, &q0);
     size_t* dest = ws_array(job, job->ws_dest) + q0;
@@ -68,7 +67,6 @@ static size_t part_start(const wg_scatter_job* job, size_t p, size_t* size) {
 /* 2. The stable counting sort: chunk c's items go after those of earlier chunks in each part. */
 static int run_place(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
-  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
   if (job->parts <= 1) return 1;
   const size_t* counts = ws_array(job, job->ws_counts);
   size_t* order = ws_array(job, job->ws_order);
@@ -173,12 +171,20 @@ static int apply_pipelined(const wg_scatter_job* job) {
   return 1;
 }
 
+/* The mean's end for rows r0 .. r1: each row a destination hit divided by its count. */
+static void divide_rows(const wg_scatter_job* job, size_t r0, size_t r1, const uint32_t* hits) {
+  if (!job->kernels.divide) return;
+  size_t row_bytes = job->row_elems * job->elem_bytes;
+  for (size_t r = r0; r < r1; ++r) {
+    if (hits[r]) job->kernels.divide(job->out + r * row_bytes, job->row_elems, hits[r] + (job->include_self != 0));
+  }
+}
+
 /* Bytes of data copied to out at a time by the copy stage (slabs: before they are applied). */
 #define COPY_TILE (64 * 1024)
 
 static int run_copy(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
-  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
   if (job->out == job->data) return 1; /* in place */
   size_t bytes = job->dest_rows * job->row_elems * job->elem_bytes, at = start * COPY_TILE;
   size_t end = (start + count) * COPY_TILE < bytes ? (start + count) * COPY_TILE : bytes;
@@ -190,7 +196,6 @@ static int run_copy(void* ctx, size_t start, size_t count) {
  * into out (unless in place), its items in order, the mean's end. */
 static int run_apply(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
-  if (job->offsets) return 1; /* the offsets mode: run_offsets alone */
   if (job->slabs > 1) {
     for (size_t s = start; s < start + count; ++s) {
       size_t q0 = s * job->slab_items, n = job->nitems - q0 < job->slab_items ? job->nitems - q0 : job->slab_items;
@@ -199,19 +204,17 @@ static int run_apply(void* ctx, size_t start, size_t count) {
     return 1;
   }
   size_t row_bytes = job->row_elems * job->elem_bytes;
-  if (job->direct) { /* one part: tile 0 applies, the others resolve chunks for it (pipeline) */
-    if (start > 0 || count > 1) {
-      for (size_t t = start > 0 ? start : 1; t < start + count && job->pipeline; ++t) take_chunk(job, t - 1);
-      if (start > 0) return 1;
-    }
-    if (job->out != job->data) memcpy(job->out, job->data, job->dest_rows * row_bytes);
-    uint32_t* hits = hits_of(job);
-    if (hits) memset(hits, 0, job->dest_rows * sizeof *hits);
-    if (job->nitems && !(job->pipeline ? apply_pipelined(job) : resolve_pieces(job, 0, job->nitems, apply_piece))) return 0;
-    if (job->kernels.divide) {
-      for (size_t r = 0; r < job->dest_rows; ++r) {
-        if (hits[r]) job->kernels.divide(job->out + r * row_bytes, job->row_elems, hits[r] + (job->include_self != 0));
+  if (job->direct) { /* one part: tile 0 applies, tiles 1 .. chunks resolve chunks for it (pipeline) */
+    for (size_t t = start; t < start + count; ++t) {
+      if (t > 0) {
+        if (job->pipeline) take_chunk(job, t - 1);
+        continue;
       }
+      if (job->out != job->data) memcpy(job->out, job->data, job->dest_rows * row_bytes);
+      uint32_t* hits = hits_of(job);
+      if (hits) memset(hits, 0, job->dest_rows * sizeof *hits);
+      if (job->nitems && !(job->pipeline ? apply_pipelined(job) : resolve_pieces(job, 0, job->nitems, apply_piece))) return 0;
+      divide_rows(job, 0, job->dest_rows, hits);
     }
     return 1;
   }
@@ -223,11 +226,7 @@ static int run_apply(void* ctx, size_t start, size_t count) {
     uint32_t* hits = hits_of(job);
     if (hits) memset(hits + r0, 0, (r1 - r0) * sizeof *hits);
     if (job->nitems && !apply_items(job, p, hits)) return 0;
-    if (job->kernels.divide) {
-      for (size_t r = r0; r < r1; ++r) {
-        if (hits[r]) job->kernels.divide(job->out + r * row_bytes, job->row_elems, hits[r] + (job->include_self != 0));
-      }
-    }
+    divide_rows(job, r0, r1, hits);
   }
   return 1;
 }
@@ -236,7 +235,6 @@ static int run_apply(void* ctx, size_t start, size_t count) {
  * c's destination rows into the offsets tensor, for the caller to move the rows (js/call.mjs). */
 static int run_offsets(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
-  if (!job->offsets) return 1;
   for (size_t c = start; c < start + count; ++c) {
     size_t q0, n = chunk_range(job, c, &q0);
     if (!job->resolve(job, q0, n, job->offsets + q0, NULL)) return 0;
@@ -258,7 +256,7 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   job->offsets = job->offers_offsets ? c->tensors[WG_TENSOR_offsets].ptr : NULL;
   /* A few parts a thread, for balance; any number gives the same result. */
   size_t parts = threads > 1 && !job->direct ? threads * 4 : 1;
-  job->pipeline = threads > 1 && job->direct && job->slabs == 1 && job->chunks > 1 && !job->offsets;
+  job->pipeline = threads > 1 && job->direct && job->slabs == 1 && job->chunks > 1 && job->workspace && !job->offsets;
   if (job->pipeline) {
     for (size_t k = 0; k < job->chunks; ++k) atomic_init(&chunk_states(job)[k], CHUNK_OPEN);
   }
@@ -273,11 +271,11 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   wg_pick_reduce(c->tensors[WG_TENSOR_data].dtype, job->reduce, &job->kernels); /* checked by the plan */
 }
 
-const wg_stage_kind wg_stage_scatter_resolve = {bind_scatter, run_resolve};
-const wg_stage_kind wg_stage_scatter_place = {bind_scatter, run_place};
-const wg_stage_kind wg_stage_scatter_apply = {bind_scatter, run_apply};
-const wg_stage_kind wg_stage_scatter_copy = {bind_scatter, run_copy};
-const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets};
+const wg_stage_kind wg_stage_scatter_resolve = {bind_scatter, run_resolve, WG_STAGE_IN_RUN};
+const wg_stage_kind wg_stage_scatter_place = {bind_scatter, run_place, WG_STAGE_IN_RUN};
+const wg_stage_kind wg_stage_scatter_apply = {bind_scatter, run_apply, WG_STAGE_IN_RUN};
+const wg_stage_kind wg_stage_scatter_copy = {bind_scatter, run_copy, WG_STAGE_IN_RUN};
+const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets, WG_STAGE_IN_OFFSETS};
 
 /* Adds n items of `size` bytes to the workspace at *end, aligned to 16 (SIZE_MAX once it overflows). */
 static size_t ws_take(size_t* end, size_t n, size_t size) {
@@ -371,7 +369,6 @@ wg_status wg_scatter_begin(const wg_call* c, wg_plan* plan, wg_scatter_job* job,
   if (self != 0 && self != 1) return wg_fail(err, WG_ERR_REDUCE, WG_ARG_REDUCE, -1, self, 1);
   job->reduce = reduce;
   job->include_self = self;
-  job->planned_mode = c->attrs[WG_ATTR_out_of_range];
   wg_plan_append(plan, data->shape, 0, data->rank);
   plan->out_dtype = data->dtype;
   return WG_OK;

@@ -61,7 +61,6 @@ struct wg_scatter_job {
   size_t slabs; /* slabs applied in parallel (direct; 1: the items in one run) */
   int pipeline;  /* one part over threads: resolved ahead by the other threads (stage_scatter.c) */
   int offers_offsets; /* a plain write of the items' rows in order: the offsets mode serves it */
-  int32_t planned_mode; /* the out-of-range mode the plan was made for */
   size_t ws_dest, ws_src, ws_counts, ws_order, ws_state, ws_hits; /* byte offsets */
   /* bound from the call by the runner */
   const uint8_t* data;

@@ -21,7 +21,7 @@ export const SCATTER_CONFIGS = [
   { variant: 'simd-threaded', threads: 2, parallelThreshold: 0 },
   { variant: 'simd-threaded', threads: 4, parallelThreshold: 0 },
   { variant: 'simd-threaded', threads: 4 },
-  // each path of a one-shot plain write forced (js/copy-plan.mjs: chooseScatterPath)
+  // each path of a one-shot plain write forced (js/copy-plan.mjs: choosePath)
   { variant: 'simd', threads: 1, path: 'js' },
   { variant: 'simd-threaded', threads: 2, parallelThreshold: 0, path: 'kernel' },
 ];

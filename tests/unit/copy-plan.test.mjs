@@ -54,7 +54,7 @@ function switchPoint(rows, cols) {
   let last = null;
   for (let k = 1; k <= rows * 4; k++) {
     forcePath(null);
-    const path = choosePath(d, target, k * cols * 4, k);
+    const path = choosePath({ data: d }, target, 'copy', k * cols * 4, k);
     if (last === 'js' && path === 'kernel') return k;
     last = path;
   }
@@ -110,7 +110,7 @@ test('errors are the same on both paths: the first bad index, nothing written to
   sameErrorOnBothPaths((out) => take(data, indices, { out: { data: out, shape: [2, 2, 8] } }), 2 * 2 * 8, /indices\[0, 1\] = 64/);
 });
 
-test('not the JS path: an opts.out sharing memory with the data, or resident data', () => {
+test('not the JS path: an opts.out sharing memory with the data or with wasm memory, or resident data', () => {
   forcePath('js');
   const buffer = new Float32Array(64);
   for (let i = 0; i < 32; i++) buffer[i] = i;
@@ -124,8 +124,13 @@ test('not the JS path: an opts.out sharing memory with the data, or resident dat
   assert.deepEqual(Array.from(out), Array.from(want), 'the kernel read the data before the output overwrote it');
   const table = upload({ data: original, shape: [8, 4] });
   assert.deepEqual(Array.from(take(table, indices).data), Array.from(want));
+  // an opts.out in wasm memory (a resident tensor's view), where the JS path's plan would go
+  const sink = upload({ data: new Float32Array(16), shape: [4, 4] });
+  take({ data: original, shape: [8, 4] }, indices, { out: sink.view() });
+  assert.deepEqual(Array.from(sink.read()), Array.from(want));
+  sink.dispose();
   table.dispose();
-  assert.deepEqual(pathCounts, before, 'neither call could take the JS path');
+  assert.deepEqual(pathCounts, before, 'no call could take the JS path');
   forcePath(null);
 });
 
