@@ -3,16 +3,20 @@
 // tfjs's stock kernels and with wasm-gather/tfjs, and common/tfjs-workloads.mjs's U1-U3: a
 // gradient step, tf.scatterND and tf.tensorScatterUpdate, bench/tfjs-u-suite.mjs) and
 // common/scatter-workloads.mjs (S: the
-// scatters, bench/scatter-suite.mjs), in one run, each output checked equal to the
-// reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
+// scatters, bench/scatter-suite.mjs), and the thread scaling of W1-W4b, S1, S3 and S4 beside a
+// parallel copy bound (P: bench/thread-suite.mjs), and what a small call costs through JS, plain
+// and prepared, beside a plain JS loop, with where its time goes (C: bench/call-suite.mjs), in one
+// run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
-//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T and S likewise): one suite alone; the
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P and C likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
 //                                            committed bench/results.json and results-browser.json)
 //        npm run bench -- --browser    (W1-W5 in headless Chromium, isolated and not, with the
-//                                       in-page peers: bench/browser/; bench/results-browser.json)
+//                                       in-page peers, and the C rows on the isolated page:
+//                                       bench/browser/; bench/results-browser.json; with --only C
+//                                       the C rows alone, the W runs kept from the last file)
 import { execFile } from 'node:child_process';
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -27,11 +31,12 @@ import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
 import { memcopyBound } from './lib/memcopy-bound.mjs';
 import { measure, median } from '../common/timing.mjs';
 import { writeReport } from './lib/report.mjs';
-import { tfjsAdapterGroups } from './peers/tfjs-adapter.mjs';
 import { wasmGatherGroups, wasmGatherQuantizedGroups } from './lib/wasm-gather-runners.mjs';
 import { buildNative } from './native/build.mjs';
 import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
+import { runCallSuite } from './call-suite.mjs';
 import { runScatterSuite } from './scatter-suite.mjs';
+import { runThreadSuite } from './thread-suite.mjs';
 import { runTfjsUSuite } from './tfjs-u-suite.mjs';
 
 const exec = promisify(execFile);
@@ -40,7 +45,7 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-const SUITES = ['W', 'Q', 'T', 'S'];
+const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C'];
 const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
 const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
 if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
@@ -195,13 +200,22 @@ if (process.argv.includes('--report-only')) { // rewrite the report from the las
   writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), REPORT_MD, REPORT_SVG);
   process.exit(0);
 }
-if (process.argv.includes('--browser')) { // the W workloads in headless Chromium
+if (process.argv.includes('--browser')) { // the W workloads and the C rows in headless Chromium
   const { runBrowserBench } = await import('./browser/run.mjs');
+  if (only && only !== 'W' && only !== 'C') throw new Error(`--browser --only ${only}: the browser runs W (W1-W5) and C only`);
   const t = performance.now();
-  const runs = await runBrowserBench({ budgetMs: quick ? 60 : 200, log });
+  const parts = { w: !only || only === 'W', c: !only || only === 'C' };
+  const runs = await runBrowserBench({ budgetMs: quick ? 60 : 200, quick, log, ...parts });
   const date = new Date().toISOString().slice(0, 10);
   for (const r of runs) r.page.date = date;
-  writeFileSync(here('./results-browser.json'), JSON.stringify(runs, null, 1) + '\n');
+  // A part not run keeps its runs from the last file (a C run is marked suite: 'C').
+  let kept = [];
+  try { kept = JSON.parse(readFileSync(here('./results-browser.json'), 'utf8')); } catch { kept = []; }
+  const kind = (r) => (r.suite === 'C' ? 'c' : 'w');
+  kept = kept.filter((r) => !parts[kind(r)]);
+  const all = [...runs.filter((r) => kind(r) === 'w'), ...kept.filter((r) => kind(r) === 'w'),
+    ...runs.filter((r) => kind(r) === 'c'), ...kept.filter((r) => kind(r) === 'c')];
+  writeFileSync(here('./results-browser.json'), JSON.stringify(all, null, 1) + '\n');
   writeReport(withBrowser(JSON.parse(readFileSync(here('./results.json'), 'utf8'))), REPORT_MD, REPORT_SVG);
   log(`wrote bench/results-browser.json and docs/benchmarks.md in ${((performance.now() - t) / 1000).toFixed(0)} s`);
   process.exit(0);
@@ -261,6 +275,8 @@ if (runs('Q')) {
 if (runs('T')) {
   // tf.gather / tf.gatherND, stock kernels vs wasm-gather/tfjs, on the W workloads.
   const cases = makeWCases().map((c) => ({ ...c, suite: 'T' }));
+  // (imported here: it loads TensorFlow.js from node_modules, which the other suites do without)
+  const { tfjsAdapterGroups } = await import('./peers/tfjs-adapter.mjs');
   for (const g of tfjsAdapterGroups()) await runGroup(g, cases, results);
   tWorkloads = workloadRows(cases);
   // and the U workloads: the scatter kernels and gather's gradient, the same way
@@ -277,18 +293,48 @@ if (runs('S')) {
   ({ sWorkloads, sChecks } = s);
 }
 
+let pWorkloads, pRun;
+if (runs('P')) {
+  // Thread scaling: W1-W4b, S1, S3, S4 all resident at 1, 2, 4, ... threads, each beside a copy of
+  // its bytes split over the same pool.
+  const p = await runThreadSuite({ cores, quick, runGroup, log, wCases: makeWCases() });
+  results.push(...p.results);
+  ({ pWorkloads, pRun } = p);
+}
+
+let cCases, cRun;
+if (runs('C')) {
+  // What a call costs: small calls, plain and prepared, against the plain JS W5 loop, interleaved;
+  // and where a plain call's time goes (V8's sampling profiler, a child process per case).
+  const c = await runCallSuite({ quick, log });
+  results.push(...c.results);
+  ({ cCases, cRun } = c);
+}
+
 // With --only, the other suite's rows come from the last results.json, with the date of their run.
 let previous;
 if (only) {
   try { previous = JSON.parse(readFileSync(here('./results.json'), 'utf8')); } catch { previous = undefined; }
 }
 const prevDate = (suite) => previous?.suiteDates?.[suite] ?? previous?.date;
-const kept = (suite) => (previous?.results ?? []).filter((r) => (r.suite ?? 'W') === suite).map((r) => ({ ...r, suite }));
-for (const suite of SUITES) if (!runs(suite)) results.push(...kept(suite));
+// The rows in the last file's order, the suite run in place of its old rows (at the end when it had
+// none), so that results.json changes where that suite's rows are and nowhere else.
+if (only) {
+  const ran = results.splice(0);
+  for (const r of previous?.results ?? []) {
+    const suite = r.suite ?? 'W';
+    if (suite !== only) results.push({ ...r, suite });
+    else if (ran.length) results.push(...ran.splice(0));
+  }
+  results.push(...ran);
+}
 const report = {
   date,
   suiteDates: Object.fromEntries(SUITES.map((s) => [s, runs(s) ? date : prevDate(s)]).filter(([, d]) => d)),
-  machine: { cpu: os.cpus()[0]?.model, cores, node: process.version, platform: `${process.platform} ${process.arch}` },
+  // The machine of the W, Q, T and S rows (the report's thread counts follow its cores): a P run
+  // alone, made on a many-core machine (docs/testing.md), keeps it; P's own is pRun.machine.
+  machine: only === 'P' && previous?.machine ? previous.machine
+    : { cpu: os.cpus()[0]?.model, cores, node: process.version, platform: `${process.platform} ${process.arch}` },
   quick,
   workloads: workloads ?? previous?.workloads ?? [],
   qWorkloads: qWorkloads ?? previous?.qWorkloads ?? [],
@@ -296,9 +342,13 @@ const report = {
   uWorkloads: uWorkloads ?? previous?.uWorkloads ?? [],
   sWorkloads: sWorkloads ?? previous?.sWorkloads ?? [],
   sChecks: sChecks ?? previous?.sChecks ?? [],
+  pWorkloads: pWorkloads ?? previous?.pWorkloads ?? [],
+  pRun: pRun ?? previous?.pRun,
+  cCases: cCases ?? previous?.cCases ?? [],
+  cRun: cRun ?? previous?.cRun,
   results,
   init: init ?? previous?.init ?? [],
-  sizes: sizes(),
+  sizes: runs('W') || !previous?.sizes ? sizes() : previous.sizes, // (shown in the W section, of W's run)
 };
 report.seconds = (performance.now() - t0) / 1000;
 writeFileSync(here('./results.json'), JSON.stringify(report, null, 1) + '\n');

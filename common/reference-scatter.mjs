@@ -180,12 +180,13 @@ function identity(reduce, dtype) {
   return reduce === 'max' ? lo : hi;
 }
 
-// Does the update replace the value in place under max / min? A NaN in place stays, a NaN update
-// wins, otherwise only a strictly greater (max) / less (min) one: a tie (+0 vs -0) keeps the value.
+// Does the update replace the value in place under max / min? A NaN update always wins (a NaN in
+// place included, so the last NaN's bits are kept), a NaN in place stays against a number,
+// otherwise only a strictly greater (max) / less (min) one wins: a tie (+0 vs -0) keeps the value.
 function wins(reduce, cur, upd) {
   if (typeof cur === 'number') {
-    if (Number.isNaN(cur)) return false;
     if (Number.isNaN(upd)) return true;
+    if (Number.isNaN(cur)) return false;
   }
   return reduce === 'max' ? upd > cur : upd < cur;
 }

@@ -214,23 +214,24 @@ function withOffsets(s, desc, t, negative, n, fn) {
   }
 }
 
-/** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
-export function callOp(s, desc, args) {
+/**
+ * A planned call (planCall's) and where its bytes go: its output (outShape, outLength, outBytes,
+ * into: outputTarget's or opts.inPlace's target) and its transient block, laid out: each input
+ * that is not resident, rounded up to 16 bytes, in order (inPart), the workspace the plan asks for
+ * (wsBytes, wsPart), then the output unless it is resident (outPart); dataToOut: the data of one of
+ * the scatters, not resident, is copied straight to where its output goes and updated there (one
+ * copy, not two), unless that is a resident opts.out, which the op fills from the copy.
+ */
+function layOut(s, desc, args, planned) {
   const op = desc.name;
-  const { opts, negative, t, Type, outLike, L, inputs, w } = planCall(s, desc, args);
-  const { m, slot, codes } = s;
+  const { opts, t, Type, outLike, L, inputs, w } = planned;
   const outShape = readOutShape(s, w);
   let outLength = 1;
   for (let i = 0; i < outShape.length; i++) outLength *= outShape[i];
   const outBytes = outLength * Type.BYTES_PER_ELEMENT;
   const into = (desc.fromData && opts.inPlace !== undefined && inPlaceTarget(op, opts, t, args[0])) ||
     outputTarget(op, opts, Type, outShape, s, inputs, outLike);
-  // The data of one of the scatters, when not resident, is copied straight to where its output
-  // goes and updated there (in place in wasm memory: one copy, not two), unless that is a
-  // resident opts.out, which the op fills from the copy.
   const dataToOut = desc.fromData && t.data.ptr === undefined && into.kind !== 'in-place';
-  // The transient block: each input that is not resident, rounded up to 16 bytes, in order, then
-  // the workspace the plan asks for.
   let inPart = 0, copied = false;
   for (let i = 0; i < inputs.length; i++) {
     const x = inputs[i];
@@ -245,46 +246,79 @@ export function callOp(s, desc, args) {
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
+  const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
+  // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
+  const needsBase = copied || wsBytes > 0 || into.kind === 'new' || into.kind === 'array';
+  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, wsPart, outPart, total, needsBase };
+}
+
+/**
+ * Allocates the block of a call laid out by layOut (and a new resident output's own block):
+ * { base, outPtr }, or throws, with nothing left allocated, when wasm memory cannot hold it.
+ */
+function allocateBlock(s, op, b) {
+  const { m } = s;
+  const base = b.needsBase ? allocate(s, b.inPart + b.wsPart + b.outPart) : 0;
+  // A new resident output is a block of its own, which outlives the call.
+  const outPtr = b.into.kind === 'in-place' ? b.into.ptr
+    : b.into.kind === 'resident' ? allocate(s, b.outBytes) : base + b.inPart + b.wsPart;
+  if ((b.needsBase && !base) || !outPtr) {
+    if (base) m._free(base);
+    if (outPtr && b.into.kind === 'resident') m._free(outPtr);
+    throw new RangeError(`${op}: the output [${b.outShape.join(', ')}] with the inputs needs ${b.total} bytes, more than wasm memory can hold now`);
+  }
+  return { base, outPtr };
+}
+
+/**
+ * Writes the addresses of a call laid out by layOut into the record, its block at base and its
+ * output at outPtr, and copies its inputs that are not resident there, unless `copies` is given:
+ * then it only pushes [address, descriptor] for each (a prepared call copies them at each run).
+ */
+function placeInputs(s, planned, b, base, outPtr, copies) {
+  const { L, inputs, t } = planned;
+  const buffer = s.memory.buffer; // fresh: malloc may have grown memory
+  const w = words(s);
+  let at = base;
+  for (let i = 0; i < L.inputs.length; i++) {
+    const input = L.inputs[i], x = inputs[i];
+    let to = 0;
+    if (x === undefined || x.ptr !== undefined) {
+      w[input.ptr] = x === undefined ? 0 : x.ptr;
+      continue;
+    } else if (b.dataToOut && x === t.data) {
+      to = outPtr;
+    } else {
+      to = at;
+      at += align16(x.bytes);
+    }
+    w[input.ptr] = to;
+    if (copies) copies.push([to, x]);
+    else copyIn(buffer, to, x);
+  }
+  w[s.slot.out.ptr] = outPtr;
+  if (L.offsets >= 0) w[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
+  if (L.workspace >= 0) w[s.slot.workspace.ptr] = b.wsBytes ? base + b.inPart : 0;
+}
+
+/** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
+export function callOp(s, desc, args) {
+  const op = desc.name;
+  const planned = planCall(s, desc, args);
+  const { opts, negative, t, Type, L, w } = planned;
+  const { m, slot, codes } = s;
+  const b = layOut(s, desc, args, planned);
+  const { into, outShape, outLength, outBytes } = b;
   const nblocks = L.offsets >= 0 ? w[slot.offsets.shape] : 0;
   if (choosePath(t, into, desc.fromData ? 'write' : 'copy', desc.fromData ? t.updates?.bytes : outBytes, nblocks, s.memory.buffer) === 'js') {
     const run = desc.fromData ? runScatterInJs : runPlanInJs;
     return run(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
   }
-  // The output is part of the transient block unless it is resident (in place, or a new one).
-  const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
-  s.lastCallBytes = total - (into.kind === 'in-place' ? align16(outBytes) : 0);
-  // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = copied || wsBytes > 0 || into.kind === 'new' || into.kind === 'array';
-  const base = needsBase ? allocate(s, inPart + wsPart + outPart) : 0;
-  // A new resident output is a block of its own, which outlives the call.
-  const outPtr = into.kind === 'in-place' ? into.ptr
-    : into.kind === 'resident' ? allocate(s, outBytes) : base + inPart + wsPart;
-  if ((needsBase && !base) || !outPtr) {
-    if (base) m._free(base);
-    if (outPtr && into.kind === 'resident') m._free(outPtr);
-    throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold now`);
-  }
+  s.lastCallBytes = b.total - (into.kind === 'in-place' ? align16(outBytes) : 0);
+  const { base, outPtr } = allocateBlock(s, op, b);
   let result;
   try {
-    const buffer = s.memory.buffer; // fresh: malloc may have grown memory
-    const w2 = words(s);
-    let at = base;
-    for (let i = 0; i < L.inputs.length; i++) {
-      const input = L.inputs[i], x = inputs[i];
-      if (x === undefined || x.ptr !== undefined) {
-        w2[input.ptr] = x === undefined ? 0 : x.ptr;
-      } else if (dataToOut && x === t.data) {
-        w2[input.ptr] = outPtr;
-        copyIn(buffer, outPtr, x);
-      } else {
-        w2[input.ptr] = at;
-        copyIn(buffer, at, x);
-        at += align16(x.bytes);
-      }
-    }
-    w2[slot.out.ptr] = outPtr;
-    if (L.offsets >= 0) w2[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
-    if (L.workspace >= 0) w2[slot.workspace.ptr] = wsBytes ? base + inPart : 0;
+    placeInputs(s, planned, b, base, outPtr);
     const status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     result = deliver(s, into, Type, outPtr, outLength, outShape, opts);
@@ -294,6 +328,28 @@ export function callOp(s, desc, args) {
   }
   return result;
 }
+
+/**
+ * Library-internal (js/prepared.mjs): op `desc` on `args` planned once into its own call record
+ * (p: a state object of its own over s, as prepareCalls readies it) and block, for runs that only
+ * copy in what is not resident and run the kept plan. Returns { planned, b, base, outPtr, copies }
+ * (copies: [address, descriptor] of each input to copy at each run); the caller frees base.
+ * A new resident output at each run (opts.resident) is refused: give opts.out a resident tensor.
+ */
+export function planPrepared(p, desc, args) {
+  const planned = planCall(p, desc, args);
+  const b = layOut(p, desc, args, planned);
+  if (b.into.kind === 'resident') {
+    throw new TypeError(`prepare: ${desc.name}: opts.resident would make a new tensor at each run; give opts.out a resident tensor to write into`);
+  }
+  const { base, outPtr } = allocateBlock(p, desc.name, b);
+  const copies = [];
+  placeInputs(p, planned, b, base, outPtr, copies);
+  return { planned, b, base, outPtr, copies };
+}
+
+/** Library-internal (js/prepared.mjs): the result of a run, where the caller asked for it. */
+export const deliverResult = (s, b, Type, outPtr, opts) => deliver(s, b.into, Type, outPtr, b.outLength, b.outShape, opts);
 
 // opts.inPlace of the scatters: true writes into its first argument, which must be resident (and
 // is returned); false is the default.

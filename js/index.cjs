@@ -9,8 +9,9 @@ exports.init = async function init(opts) {
 };
 
 // The functions of index.mjs besides init (tests/unit/lifecycle.test.mjs checks that the lists match).
-for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterElements',
-  'scatterND', 'indexReduce', 'tensorScatter', 'upload', 'dispose', 'heapStats']) {
+const OPS = ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterElements',
+  'scatterND', 'indexReduce', 'tensorScatter'];
+for (const name of [...OPS, 'prepare', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {
       if (name === 'dispose') return undefined;
@@ -18,6 +19,11 @@ for (const name of ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlock
       const e = new Error(`${name}: wasm-gather is not initialized; call 'await init()' first`);
       e.code = 'ERR_WG_NOT_INITIALIZED';
       throw e;
+    }
+    // prepare(op, ...): this shim's op functions stand for the module's
+    if (name === 'prepare' && typeof args[0] === 'function') {
+      const op = OPS.find((n) => exports[n] === args[0]);
+      if (op) args[0] = api[op];
     }
     return api[name](...args);
   };
@@ -31,5 +37,15 @@ exports.ResidentTensor = class ResidentTensor {
 
   static [Symbol.hasInstance](x) {
     return api !== null && x instanceof api.ResidentTensor;
+  }
+};
+
+exports.PreparedCall = class PreparedCall {
+  constructor() {
+    throw new TypeError('PreparedCall: made by prepare(), not by new');
+  }
+
+  static [Symbol.hasInstance](x) {
+    return api !== null && x instanceof api.PreparedCall;
   }
 };

@@ -189,8 +189,8 @@ export type Variant = 'simd-threaded' | 'simd';
 export interface InitOptions {
   /**
    * Default: 'simd-threaded' where threads can run (Node, Bun, cross-origin isolated pages and
-   * their workers), else 'simd'. Asking for threads where they can't run gives 'simd' on one
-   * thread and one console warning saying why.
+   * their workers), else 'simd'; `threads: 1` picks 'simd'. Asking for threads where they can't
+   * run gives 'simd' on one thread and one console warning saying why.
    */
   variant?: Variant;
   /** Threads in all, the caller included. Default: the machine's cores, at most 4. */
@@ -198,7 +198,9 @@ export interface InitOptions {
   /**
    * A precompiled module (required in edge runtimes that forbid compiling; instantiated
    * synchronously), bytes, or a URL (rejects, naming it, if what it serves is not wasm). Either
-   * build: it runs on its own build at any thread count; a `variant` naming the other rejects.
+   * build: it runs on its own build, the threaded one at any thread count, the simd one on one
+   * thread (with `threads` above 1, one console warning saying so); a `variant` naming the other
+   * rejects.
    */
   wasm?: WebAssembly.Module | BufferSource | URL | string;
   /** Advanced: ops moving fewer bytes than this run on the calling thread alone (default 32768). */
@@ -298,6 +300,28 @@ export interface TensorScatterOptions<T extends DataArray> {
 /** ONNX TensorScatter, the KV-cache write: update written along opts.axis of each batch row from writeIndices[b] (0 when absent). */
 export function tensorScatter<T extends DataArray, O extends TensorScatterOptions<Widened<T>> = {}>(
   cache: TensorLike<T>, update: TensorLike<T>, writeIndices?: TensorLike<IndexArray> | null, opts?: O): ScatterResult<T, O>;
+
+/** A call bound once to its arguments by prepare(), run many times. */
+export class PreparedCall<R = unknown> {
+  private constructor();
+  /** The op's name. */
+  readonly op: string;
+  /** True after dispose(), or once the module it lives in was disposed. */
+  readonly disposed: boolean;
+  /** Runs the op on the arrays it was prepared with, as they are now; returns what the op returns. */
+  run(): R;
+  /** Frees its call record and block in wasm memory; run() throws after. */
+  dispose(): void;
+}
+
+/**
+ * Binds op (one of the ops, or its name) to its arguments as the op takes them, for run() to run
+ * many times with no validation, planning or allocation: the arrays given are read at each run
+ * (fill them in place), resident tensors must still be alive, shapes and options are fixed.
+ * opts.resident is refused (give opts.out a resident tensor); indices must be TypedArrays.
+ */
+export function prepare<F extends (...args: any[]) => any>(op: F, ...args: Parameters<F>): PreparedCall<ReturnType<F>>;
+export function prepare(op: string, ...args: unknown[]): PreparedCall;
 
 /** How gatherBlockQuantized's codes are stored (onnxruntime's GatherBlockQuantized T1). */
 export type QuantType = 'uint8' | 'uint4' | 'int4';

@@ -153,6 +153,15 @@ function oneThread({ variant, threads }, env, built) {
   return { variant: run, threads: 1 };
 }
 
+// The simd build given as opts.wasm, with threads asked for: it has none, so one thread, and
+// says so once: the threaded build would have them where the host can run them, else the host is why.
+function simdGiven(threads, env) {
+  const why = env.canThread
+    ? `opts.wasm is the simd build, which has no threads; pass the simd-threaded build (wasm-gather/simd-threaded.wasm) for ${threads} threads`
+    : noThreadsReason(env);
+  warnOnce(`wasm-gather: running on one thread (variant 'simd'): ${why}`);
+}
+
 /**
  * Resolves init() options into { variant, threads }, or throws saying why not. built: the
  * variant of the Module given as opts.wasm (moduleVariant), if one was.
@@ -162,7 +171,10 @@ export async function chooseConfig(opts, env, built) {
   checkBuild(opts.variant, built);
   const { variant, threads } = opts;
   const chosen = variant ?? built ?? (threads !== 1 ? 'simd-threaded' : 'simd');
-  if (chosen === 'simd') return { variant: 'simd', threads: 1 };
+  if (chosen === 'simd') {
+    if (built === 'simd' && threads > 1) simdGiven(threads, env);
+    return { variant: 'simd', threads: 1 };
+  }
   if (!env.canThread) return oneThread(opts, env, built);
   return { variant: chosen, threads: threads ?? await defaultThreads(env) };
 }

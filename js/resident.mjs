@@ -89,7 +89,8 @@ function disposed(message) {
 export function live(t, op, name, owner, packed = false) {
   const r = internal.get(t);
   if (r.ptr === 0) throw disposed(`${op}: ${name} is a resident tensor that was disposed`);
-  if (r.owner.closed || (owner && r.owner !== owner)) {
+  // owner.root: a prepared call's own record is a state object over its module's (js/prepared.mjs)
+  if (r.owner.closed || (owner && r.owner !== (owner.root ?? owner))) {
     throw disposed(`${op}: ${name} is a resident tensor of a wasm-gather module that was disposed; upload it again`);
   }
   if (r.packed !== packed && owner) {

@@ -94,7 +94,10 @@ export function typedTensor(op, name, t, owner, { Types, what, length = product,
   }
   const shape = checkTensorObject(op, name, t, owner);
   const data = t.data;
-  if (!Types.some((T) => data instanceof T)) throw new TypeError(`${op}: ${name}.data must be ${what}, got ${typeName(data)}`);
+  // The array's own constructor first (no closure, no scan); a subclass (Node's Buffer) by instanceof.
+  if (!(data != null && Types.includes(data.constructor)) && !Types.some((T) => data instanceof T)) {
+    throw new TypeError(`${op}: ${name}.data must be ${what}, got ${typeName(data)}`);
+  }
   checkLength(op, name, data.length, shape, length(shape), packed ? ' (two 4-bit codes a byte, rounded up)' : '');
   return { data, shape, Type: data.constructor, dtype: DTYPES.get(data.constructor), bytes: data.byteLength };
 }

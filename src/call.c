@@ -122,6 +122,13 @@ wg_status wg_call_run(wg_pool* pool, wg_call* c) {
   return wg_run_plan(pool, plan, c, &c->err);
 }
 
+wg_status wg_call_rerun(wg_pool* pool, wg_call* c) {
+  if (c->op < 0 || c->op >= WG_OP_COUNT || c->planned != c->op + 1) {
+    return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
+  return wg_run_plan(pool, (wg_plan*)(void*)c->plan.words, c, &c->err);
+}
+
 /* ---- the public API's wrappers (src/op_<name>.c) ---- */
 
 void wg_call_init(wg_call* c, int32_t op) {

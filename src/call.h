@@ -111,6 +111,10 @@ wg_status wg_call_shape(wg_call* c);
 /* Runs the call on the pool (NULL: on the caller) with the plan the shape query made for it, or
  * plans it first when there is none; the tensors' addresses are read now. */
 wg_status wg_call_run(wg_pool* pool, wg_call* c);
+/* Runs the call again with the plan its shape query made, and keeps that plan for the next run: a
+ * prepared call (js/prepared.mjs), whose record nothing else writes and whose tensors' shapes and
+ * attributes never change, only its addresses' contents. Without a plan, WG_ERR_INVALID_ARGUMENT. */
+wg_status wg_call_rerun(wg_pool* pool, wg_call* c);
 
 /* The tensors op takes: a mask of WG_T(role) (src/ops.def). */
 uint32_t wg_op_tensors(int32_t op);

@@ -119,5 +119,8 @@ size_t wg_elem_bytes(const wg_tensor* t);
 /* The runner (runner.c): the run checks, the workspace, the parallel threshold, the stages, the
  * failure flag and the first bad index. */
 wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err);
+/* n bytes copied from src to dst on the pool in tiles, as a run's stages are (runner.c): the
+ * benchmark's parallel copy bound, nothing else. */
+void wg_pool_copy(wg_pool* pool, void* dst, const void* src, size_t n);
 
 #endif

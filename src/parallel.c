@@ -40,7 +40,30 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
 #ifdef WG_TEST_HOOKS
 void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* NULL: no hook */
 wg_test_fault wg_test_fail = WG_FAULT_NONE;
+_Atomic uint64_t wg_test_shuffle; /* 0: tiles run on the pool */
 #define INJECTED(fault) (wg_test_fail == (fault))
+
+static size_t gcd(size_t a, size_t b) {
+  while (b) {
+    size_t t = a % b;
+    a = b;
+    b = t;
+  }
+  return a;
+}
+
+/* The tiles in the order k -> (a * k + b) mod tiles, a coprime to tiles, both drawn from the
+ * seed (a step of a 64-bit LCG, Knuth's MMIX constants), which moves on for the next job. */
+static void run_shuffled(uint64_t seed, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t tiles) {
+  seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+  atomic_store(&wg_test_shuffle, seed | 1);
+  size_t a = (size_t)(seed >> 33) % tiles | 1, b = (size_t)(seed >> 17) % tiles;
+  while (gcd(a, tiles) != 1) a += 2;
+  for (size_t k = 0, t = b; k < tiles; ++k, t = (t + a) % tiles) {
+    size_t start = t * tile;
+    fn(ctx, start, range - start < tile ? range - start : tile);
+  }
+}
 #else
 #define INJECTED(fault) 0
 #endif
@@ -223,6 +246,14 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
     run_serial(fn, ctx, range, tile);
     return;
   }
+#ifdef WG_TEST_HOOKS
+  uint64_t seed = atomic_load(&wg_test_shuffle);
+  if (seed) {
+    run_shuffled(seed, fn, ctx, range, tile, tiles);
+    atomic_store(&pool->busy, 0);
+    return;
+  }
+#endif
   /* Close the previous job's generation before anything of the next job is written. */
   uint32_t old = GEN(atomic_load(&pool->state)), gen = old + 1;
   atomic_store(&pool->state, (uint64_t)old << 32 | CLOSED);

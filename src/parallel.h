@@ -35,6 +35,13 @@ extern void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* set it at any 
     if (hook) hook(point);                                         \
   } while (0)
 
+/* Test-only: while nonzero, a pool runs each job's tiles on the caller alone, in an order drawn
+ * from this seed (a random affine permutation of the tiles, a new one each job), and still counts
+ * as its threads: a call plans for the pool's threads (its parts, its pipeline) and its tiles run
+ * in orders that a real schedule only meets now and then, on any machine (a 2-core one included:
+ * tests/native/test_scatter_threads.c). */
+extern _Atomic uint64_t wg_test_shuffle;
+
 /* Test-only fault injection: makes wg_pool_create see this pthread call fail. */
 typedef enum wg_test_fault {
   WG_FAULT_NONE,

@@ -2,6 +2,7 @@
  * every run shares: the output's byte size, the index type and policies, the addresses, the
  * workspace, the parallel threshold, the failure flag the stages stop at, and the report of the first bad index. */
 #include <stdatomic.h>
+#include <string.h>
 
 #include "index_resolve.h"
 #include "op.h"
@@ -116,7 +117,11 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   }
   wg_pool* p = work < wg_pool_parallel_threshold(pool) ? NULL : pool;
   size_t threads = p ? wg_pool_threads(p) : 1;
-  for (size_t i = 0; i < plan->nstages; ++i) plan->stages[i].kind->bind(plan->stages[i].job, c, threads);
+  /* Each job bound once (consecutive stages may share one job and its bind). */
+  for (size_t i = 0; i < plan->nstages; ++i) {
+    const wg_stage* st = &plan->stages[i];
+    if (i == 0 || st->job != st[-1].job || st->kind->bind != st[-1].kind->bind) st->kind->bind(st->job, c, threads);
+  }
   int scan = plan->check.dim_sizes && present(idx) && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR;
   if (scan && plan->check_first && !indices_in_range(p, plan, c) && find_bad_index(plan, c, err)) {
     return WG_ERR_INDEX_OUT_OF_RANGE;
@@ -127,7 +132,10 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     if (!(plan->stages[i].kind->when & when)) continue;
     stage_run r = {.stage = &plan->stages[i]};
     atomic_init(&r.failed, 0);
-    if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, r.stage->tile);
+    /* On the caller alone, a stage's items in one tile: a tile is what threads hand out, and
+     * every stage runs any range of its items; a small call then makes one call a stage, not
+     * one a tile (a one-row update had 16, one a part of the output it may have). */
+    if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, p ? r.stage->tile : r.stage->range);
     failed = atomic_load(&r.failed);
   }
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and
@@ -137,4 +145,27 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
    * is not written. */
   if (failed) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_INDICES, -1, -1, -1);
   return WG_OK;
+}
+
+/* A copy of n bytes from src to dst (not overlapping) on the pool, in tiles of WG_TILE_BYTES that
+ * the workers and the caller claim as they claim an op's, and on the caller alone under the
+ * pool's parallel threshold, as an op's run is. No op uses it: it is the bound of the benchmark's
+ * thread-scaling suite (bench/thread-suite.mjs; exported to JS by CMakeLists.txt), memory.copy
+ * (what memcpy of a large block compiles to with -mbulk-memory) of a workload's bytes split over
+ * the same threads, tiles and hand-out as the workload itself. It lives here because the runner
+ * is the one place that drives the pool (tests/unit/op-files.test.mjs). */
+typedef struct copy_run {
+  unsigned char* dst;
+  const unsigned char* src;
+} copy_run;
+
+static void copy_tile(void* ctx, size_t start, size_t count) {
+  copy_run* r = ctx;
+  memcpy(r->dst + start, r->src + start, count);
+}
+
+void wg_pool_copy(wg_pool* pool, void* dst, const void* src, size_t n) {
+  copy_run r = {.dst = dst, .src = src};
+  wg_pool* p = n < wg_pool_parallel_threshold(pool) ? NULL : pool;
+  if (n) wg_parallelize_1d(p, copy_tile, &r, n, WG_TILE_BYTES);
 }

@@ -148,7 +148,8 @@ typedef enum wg_value_type {
 } wg_value_type;
 
 /* How a scatter combines an update with the value in place. Integers wrap (two's complement);
- * max/min: a NaN in place stays, a NaN update wins, a tie keeps the value in place. */
+ * max/min as torch's amax / amin: a NaN update wins with its bits, over a NaN in place too; a
+ * NaN in place stays against a number; a tie keeps the value in place. */
 typedef enum wg_reduce {
   WG_REDUCE_NONE = 0, /* a plain write: the last update in the index tensor's order wins */
   WG_REDUCE_ADD = 1,

@@ -3,12 +3,15 @@
 // onnxruntime-web (wasm, data as an initializer) and TensorFlow.js's wasm backend (data tensor
 // kept), the in-browser peers. Each output is checked bitwise against the reference
 // (common/reference.mjs) before it is timed; medians from common/timing.mjs, as in Node.
+// runCallBench: the C suite's rows (bench/lib/call-cost.mjs: what a small call costs, plain and
+// prepared, beside the plain JS W5 loop, interleaved) on the simd build, as Node runs them.
 import * as api from '../../js/index.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 import { caller } from '../../common/op-caller.mjs';
 import { refOps } from '../../common/reference.mjs';
 import { measure } from '../../common/timing.mjs';
 import { WORKLOADS, makeTensors } from '../../common/workloads.mjs';
+import { C_INIT, allocationProbe, jsRow, measureInterleaved, setUpRows } from '../lib/call-cost.mjs';
 import { wasmGatherRunners } from '../lib/wasm-gather-runners.mjs';
 import { ortRunner } from '../peers/ort-ops.mjs';
 import { tfjsRunner } from '../peers/tfjs-plan.mjs';
@@ -61,4 +64,33 @@ export async function runBench({ peersUrl, budgetMs = 200, workloads }) {
     }
   }
   return { page: { crossOriginIsolated, variant: info.variant, threads, userAgent: navigator.userAgent }, rows };
+}
+
+/**
+ * The C rows in this page: wasm-gather re-initialized as the C suite runs it (simd, 1 thread),
+ * each row checked, then timed interleaved with the JS loop (timing: measureInterleaved's
+ * options). Resolves to { suite: 'C', page, js, rows, control } (js and rows as measureInterleaved's;
+ * control: each row's median beside C6 prepared, which allocates nothing, instead of the JS loop).
+ */
+export async function runCallBench(timing = {}) {
+  api.dispose();
+  const info = await api.init(C_INIT);
+  const set = setUpRows(api);
+  let measured, allocUs, control;
+  try {
+    measured = measureInterleaved(jsRow(set.fx), set.rows, timing);
+    allocUs = allocationProbe();
+    // The same rows beside a row that allocates nothing (C6 prepared) instead of the JS loop,
+    // whose garbage (a new 4 KiB array a call) the next collection frees, in whichever batch
+    // it falls: what a row costs here without the JS loop's allocations around it.
+    const unit = set.rows.find((r) => r.id === 'C6' && r.form === 'prepared');
+    const m = measureInterleaved(unit, set.rows.filter((r) => r !== unit), { ...timing, rounds: Math.max(5, Math.round((timing.rounds ?? 31) / 3)) });
+    control = { unit: `${unit.id} ${unit.form}`, unitMs: m.js.medianMs, rounds: Math.max(5, Math.round((timing.rounds ?? 31) / 3)),
+      rows: m.rows.map((r) => ({ id: r.id, form: r.form, medianMs: r.medianMs })) };
+  } finally {
+    set.dispose();
+    api.dispose();
+  }
+  return { suite: 'C', page: { crossOriginIsolated, variant: info.variant, threads: info.threads, userAgent: navigator.userAgent, timing, allocUs },
+    js: measured.js, rows: measured.rows, control };
 }

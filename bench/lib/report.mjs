@@ -2,14 +2,17 @@
 // (how to run the benchmark, a summary, the tables, ratios and the benchmark targets, each marked
 // met or missed) and docs/ratios.svg (speed-ups over the fastest peer). That file is the one copy
 // of the figures: nothing else (README.md included) holds benchmark tables.
-// Four suites: W (take, gatherND, gather), Q (gatherBlockQuantized), T (tf.gather/tf.gatherND
-// with tfjs's stock kernels and with wasm-gather/tfjs, and its U workloads: report-tfjs-u.mjs) and
-// S (the scatters: report-scatter.mjs),
-// each with its own tables and targets; rows carry `suite` (absent in older results.json: W).
-// B: the W workloads in Chromium.
+// Five suites: W (take, gatherND, gather), Q (gatherBlockQuantized), T (tf.gather/tf.gatherND
+// with tfjs's stock kernels and with wasm-gather/tfjs, and its U workloads: report-tfjs-u.mjs),
+// S (the scatters: report-scatter.mjs), P (thread scaling: report-threads.mjs) and C (what a
+// call costs, plain and prepared: report-calls.mjs, with its Chromium rows), each with its own
+// tables and targets; rows carry `suite` (absent in older results.json: W).
+// B: the W workloads in Chromium (results-browser.json's runs; its C run is marked suite: 'C').
 import { writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+import { cMarkdown } from './report-calls.mjs';
 import { sMarkdown } from './report-scatter.mjs';
+import { pMarkdown } from './report-threads.mjs';
 import { uMarkdown } from './report-tfjs-u.mjs';
 
 const LARGE = ['W1', 'W2', 'W3', 'W4b']; // workloads that move megabytes
@@ -119,11 +122,12 @@ const HOW = [
   '`common/scatter-workloads.mjs`) in one process, checks each output bitwise against the reference (`common/reference.mjs`, ' +
   '`common/reference-quantized.mjs`, the scatters\' own) before timing it, and writes ' +
   '`bench/results.json`, this file and its chart. `npm run bench -- --quick`: short budgets, a smoke test of the harness.',
-  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
+  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`, `P`, `C`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
   'last `bench/results.json`, with their dates.',
   '- `npm run bench -- --browser` (`bench/browser/`): W1-W5 in Debian\'s headless Chromium, on a cross-origin isolated page and on ' +
-  'a plain one, with onnxruntime-web and TensorFlow.js\'s wasm backend in the same page; writes `bench/results-browser.json` and ' +
-  'the B section below.',
+  'a plain one, with onnxruntime-web and TensorFlow.js\'s wasm backend in the same page, then the C rows on the isolated page; ' +
+  'writes `bench/results-browser.json`, the B section below and the C section\'s Chromium table (`--browser --only C`: the C ' +
+  'rows alone, the W runs kept).',
   '- `node bench/run.mjs --report-only`: this file again from the committed JSON.',
   '',
   'Workloads: W1 embedding lookup (`take`, [32000, 512] by 4096 rows), W2 `gatherND` slices with batch dims, W3 `gatherND` of ' +
@@ -132,7 +136,9 @@ const HOW = [
   'kernels (`common/tfjs-workloads.mjs`: an embedding table\'s gradient step, `tf.scatterND`, a KV-cache write by ' +
   '`tf.tensorScatterUpdate`); S1-S5 the scatters ' +
   '(`common/scatter-workloads.mjs`): an embedding gradient (`indexReduce`), KV-cache writes (`tensorScatter`, `scatterND`), a ' +
-  'histogram and a row-wise write (`scatter`), and a tiny `scatterND` (call overhead).',
+  'histogram and a row-wise write (`scatter`), and a tiny `scatterND` (call overhead); P: W1-W4b, S1, S3 and S4 at 1, 2, 4, ... ' +
+  'threads, everything resident, each beside a `memory.copy` of its bytes on the same thread pool (thread scaling); C: small ' +
+  'calls (W5, S2a, S5) plain and prepared, each as a ratio to a plain JS loop, and where a plain call\'s time goes.',
   '',
   'Implementations: wasm-gather `simd` and `simd-threaded` at 1 and 2 threads in several modes (below), the same C compiled ' +
   'natively (`-O3`, one thread, `bench/native/`), one `memory.copy` of the output bytes (the bandwidth bound), plain JS loops, ' +
@@ -168,10 +174,13 @@ function markdown(report, chart) {
     'samples were taken (a fresh wasm instance and the JS around it tier up meanwhile).' +
     (mixed ? ` This file joins runs of different dates (\`--only\`): ${Object.entries(dates).map(([k, d]) => `${k} workloads ${d}`).join(', ')}.` : ''), '');
   if (report.workloads?.length) wMarkdown(report, L, chart);
-  if (report.browser?.length) bMarkdown(report.browser, L);
+  const bRuns = (report.browser ?? []).filter((r) => r.suite !== 'C');
+  if (bRuns.length) bMarkdown(bRuns, L);
   if (report.qWorkloads?.length) qMarkdown(report, L);
   if (report.tWorkloads?.length) tMarkdown(report, L);
   if (report.sWorkloads?.length) sMarkdown(report, L);
+  if (report.pWorkloads?.length) pMarkdown(report, L);
+  if (report.cCases?.length) cMarkdown(report, L);
   return L.join('\n').trimEnd() + '\n';
 }
 
@@ -294,7 +303,7 @@ function summary(report) {
   const { time, fastestPeer, wg } = index(report);
   const T = defaultThreads(report);
   const W = report.workloads.map((w) => w.id);
-  const L = [`Median ms per call, ${report.machine.cores} cores, Node ${report.machine.node}, ${report.date.slice(0, 10)}` +
+  const L = [`Median ms per call, ${report.machine.cores} cores, Node ${report.machine.node}, ${(report.suiteDates?.W ?? report.date).slice(0, 10)}` +
     ` (wasm-gather as \`init()\` sets it up here: simd-threaded, ${T} threads):`, ''];
   L.push(`| | ${W.join(' | ')} |`, `| --- | ${W.map(() => '---:').join(' | ')} |`);
   const line = (name, f) => L.push(`| ${name} | ${W.map((w) => fmtMs(f(w))).join(' | ')} |`);
@@ -335,7 +344,7 @@ function bRatios(run, mode) {
 
 /** The move-each-byte-once target in Chromium: { name, value, met, detail }. */
 export function bTargets(browser) {
-  const isolated = browser.find((r) => r.page.crossOriginIsolated);
+  const isolated = browser.find((r) => r.page.crossOriginIsolated && r.suite !== 'C');
   if (!isolated) return [];
   const x = bRatios(isolated, 'resident');
   return [{ name: `In Chromium (isolated, ${isolated.page.threads} threads): resident (output to JS) geometric mean at least 2x the fastest in-page peer, W1-W4b`,

@@ -8,18 +8,28 @@ import { jsScatter } from '../../common/scatter-js-loops.mjs';
 const u8 = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 const fmt = (b) => `${(b / 2 ** 20).toFixed(2)} MiB`;
 
+// The bytes each mode's copies below move, from the byte counts of the data (d), index (x) and
+// updates (u); also the P suite's count (bench/thread-suite.mjs).
+export const COPY_BYTES = {
+  'in-place': (d, x, u) => x + 2 * u,
+  'in-wasm': (d, x, u) => u,
+  'one-shot': (d, x, u) => 2 * d + x + 2 * u,
+  'one-shot in JS': (d, x, u) => d + u,
+  'one-shot, new array': (d, x, u) => d + u,
+};
+
 // Each: the copies of mode `bounds` (its name), from the data (d), index (x) and updates (u)
 // bytes, into buffers allocated at setup (the stand-ins of wasm memory).
 const COPIES = {
   // the index and updates carried into wasm memory, then the updates written to their rows
   'in-place': (d, x, u) => {
     const stage = new Uint8Array(x.length + u.length), sink = new Uint8Array(u.length);
-    return { bytes: x.length + 2 * u.length, run() { stage.set(x); stage.set(u, x.length); sink.set(u); } };
+    return { run() { stage.set(x); stage.set(u, x.length); sink.set(u); } };
   },
   // the updates written to their rows
   'in-wasm': (d, x, u) => {
     const sink = new Uint8Array(u.length);
-    return { bytes: u.length, run() { sink.set(u); } };
+    return { run() { sink.set(u); } };
   },
   // the data copied into wasm memory and out again, into a new array as a one-shot call returns
   // one (allocated and filled by the TypedArray constructor: js/call.mjs, deliver), the index and
@@ -28,20 +38,19 @@ const COPIES = {
     const mem = new Uint8Array(d.length);
     const stage = new Uint8Array(x.length + u.length), sink = new Uint8Array(u.length);
     return {
-      bytes: 2 * d.length + x.length + 2 * u.length,
       run() { mem.set(d); stage.set(x); stage.set(u, x.length); sink.set(u); return new Uint8Array(mem); },
     };
   },
   // in JS: one copy of the data and the updates written
   'one-shot in JS': (d, x, u) => {
     const out = new Uint8Array(d.length), sink = new Uint8Array(u.length);
-    return { bytes: d.length + u.length, run() { out.set(d); sink.set(u); } };
+    return { run() { out.set(d); sink.set(u); } };
   },
   // the same into a new array, as a one-shot call returns one: allocated and filled (by the
   // TypedArray constructor, the fastest way here: js/call.mjs, deliver)
   'one-shot, new array': (d, x, u) => {
     const sink = new Uint8Array(u.length);
-    return { bytes: d.length + u.length, run() { sink.set(u); return new Uint8Array(d); } };
+    return { run() { sink.set(u); return new Uint8Array(d); } };
   },
 };
 
@@ -50,7 +59,9 @@ const copyRunner = (mode) => ({
   applies: (w) => w.form === w.forms[0],
   setup(w, t) {
     const { indices, updates } = w.form.pick(t);
-    const { bytes, run } = COPIES[mode](u8(t.data.data), u8(indices.data), u8(updates.data));
+    const [d, x, u] = [t.data.data, indices.data, updates.data].map(u8);
+    const { run } = COPIES[mode](d, x, u);
+    const bytes = COPY_BYTES[mode](d.length, x.length, u.length);
     return { run, unchecked: true, note: `${fmt(bytes)} moved`, dispose() {} };
   },
 });

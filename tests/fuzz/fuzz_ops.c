@@ -1031,8 +1031,15 @@ static int is_nan_bits(int vt, uint64_t v) {
   }
 }
 
-/* The value in place a combined with the update b: integers wrap; max and min keep a NaN in
- * place, take a NaN update, keep the value in place on a tie, and move the winner's bits. */
+/* Max and min (torch's scatter_reduce_ amax / amin): a NaN update y always wins, a NaN in place
+ * x included; a NaN in place stays against a number; a tie (+0, -0) keeps x. (A float widens to
+ * double exactly, so one function serves every float type.) */
+static int ref_wins(int reduce, double x, double y) {
+  return isnan(y) || (!isnan(x) && (reduce == WG_REDUCE_MAX ? y > x : y < x));
+}
+
+/* The value in place a combined with the update b: integers wrap; max and min as ref_wins says,
+ * moving the winner's bits (a NaN's payload, a signaling one's included). */
 static uint64_t ref_combine(int vt, int reduce, uint64_t a, uint64_t b) {
   size_t w = VT[vt].width;
   char k = VT[vt].kind;
@@ -1051,16 +1058,16 @@ static uint64_t ref_combine(int vt, int reduce, uint64_t a, uint64_t b) {
     double x = to_double(a), y = to_double(b);
     switch (reduce) {
       case WG_REDUCE_MUL: return from_double(x * y);
-      case WG_REDUCE_MAX: return !isnan(x) && (isnan(y) || y > x) ? b : a;
-      case WG_REDUCE_MIN: return !isnan(x) && (isnan(y) || y < x) ? b : a;
+      case WG_REDUCE_MAX:
+      case WG_REDUCE_MIN: return ref_wins(reduce, x, y) ? b : a;
       default: return from_double(x + y);
     }
   }
   float x = to_float(k, a), y = to_float(k, b); /* float16 and bfloat16: in float32, rounded */
   switch (reduce) {
     case WG_REDUCE_MUL: return from_float(k, x * y);
-    case WG_REDUCE_MAX: return !isnan(x) && (isnan(y) || y > x) ? b : a;
-    case WG_REDUCE_MIN: return !isnan(x) && (isnan(y) || y < x) ? b : a;
+    case WG_REDUCE_MAX:
+    case WG_REDUCE_MIN: return ref_wins(reduce, x, y) ? b : a;
     default: return from_float(k, x + y);
   }
 }
@@ -1277,6 +1284,9 @@ static void sc_apply_row(sc_apply* a, size_t dest, size_t src, size_t step, size
 static void sc_reference(const sc_call* c, const uint8_t* data, const uint8_t* updates, uint8_t* want) {
   size_t nout = count(c->P, c->pr), w = c->width;
   if (nout == 0) return;
+  /* Only data that fuzz_scatter allocated comes here; saying so bounds the calloc below, which
+   * gcc's -Walloc-size-larger-than (Release) otherwise sees sized by count()'s SIZE_MAX. */
+  if (nout > MAX_DATA_BYTES) FAIL("the reference called with %zu elements", nout);
   memcpy(want, data, nout * w);
   uint32_t* hits = calloc(nout, sizeof *hits);
   if (!hits) abort();

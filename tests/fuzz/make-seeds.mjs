@@ -127,6 +127,8 @@ const SEEDS = {
     'mean-no-self-i8-floor': sc({ vt: 'i8', reduce: 'mean', noSelf: 1, P: [3], I: [5], srcExtra: 0, idx: dups(5, 3), upd: [small(-3), small(-4), small(1), small(-1), small(2)] }),
     'mean-self-u64': sc({ vt: 'u64', reduce: 'mean', itype: 3, P: [4], I: [7], srcExtra: 0, idx: dups(7, 2) }),
     'min-f64-nan-zeros': sc({ vt: 'f64', reduce: 'min', P: [2], I: [6], srcExtra: 0, idx: dups(6, 2), upd: [special(1), special(0), special(4), small(-4), special(7), special(3)], data: [special(0), special(6)] }),
+    // a NaN in place met by NaN updates of other payloads and signs, a signaling one among them
+    'max-f32-nan-meets-nan': sc({ reduce: 'max', P: [2], I: [6], srcExtra: 0, idx: dups(6, 2), upd: [special(7), special(6), small(1), special(7), special(5), small(-4)], data: [special(6), small(0)] }),
     'max-bf16-ties-no-self': sc({ vt: 'bf16', reduce: 'max', noSelf: 1, P: [3], I: [6], srcExtra: 0, idx: dups(6, 3), upd: [special(0), special(1), special(3), special(5), special(2), special(1)] }),
     'add-f16-rounding': sc({ vt: 'f16', reduce: 'add', P: [1], I: [5], srcExtra: 0, idx: dups(5, 1), upd: [small(1), small(1), small(1), special(13), special(12)], data: [special(14)] }),
     'mul-wrap-u8': sc({ vt: 'u8', reduce: 'mul', P: [2], I: [8], srcExtra: 0, idx: dups(8, 2), upd: Array(8).fill(special(7)), data: [special(9), special(8)] }),
@@ -158,6 +160,7 @@ const SEEDS = {
     'elements-k2-mul-i32': sc({ vt: 'i32', reduce: 'mul', P: [4, 5], I: [6, 2], hostile: 16 }),
     'k0-whole-max-u8': sc({ vt: 'u8', reduce: 'max', P: [2, 3], I: [3, 0] }),
     'none-last-write-bf16': sc({ vt: 'bf16', P: [3, 2, 2], I: [5, 2], idx: [[0, 1], [0, 0], [0, 1], [0, 0], [1, 2], [1, 1], [0, 1], [0, 0], [0, 2], [0, 1]] }),
+    'min-f16-nan-meets-nan': sc({ vt: 'f16', reduce: 'min', P: [2, 2], I: [4, 1], idx: dups(4, 2), upd: [special(7), special(5), special(6), small(-1), small(-4), special(7), special(5), special(4)], data: [special(6), special(4), special(7), small(3)] }),
     'pool-split-dups-f16': sc({ vt: 'f16', reduce: 'add', pool: 1, split: 1, P: [64, 16], I: [1000, 1], hostile: 2 }),
     'pool-split-min-no-self-i64': sc({ vt: 'i64', reduce: 'min', noSelf: 1, pool: 1, split: 1, itype: 2, P: [17, 9], I: [1024, 2] }),
     'drop-u32-edges': sc({ vt: 'u16', mode: 1, itype: 1, reduce: 'add', P: [3, 4], I: [4, 2], idx: [[0x80], [0x81], [0x82], [0x83], [0x88], [0x89], [0x8a], [0x90]] }),
@@ -174,6 +177,7 @@ const SEEDS = {
   index_reduce: {
     'rows-mean-i32': sc({ vt: 'i32', reduce: 'mean', P: [4, 3], I: [6], idx: dups(6, 4), upd: [small(-4), small(-3), small(3)] }),
     'axis1-max-f16': sc({ vt: 'f16', reduce: 'max', axis: 1, P: [2, 5, 3], I: [4], hostile: 8 }),
+    'max-bf16-nan-meets-nan': sc({ vt: 'bf16', reduce: 'max', P: [2, 2], I: [4], idx: dups(4, 2), upd: [special(7), special(5), special(6), small(-1), small(-4), special(7), special(5), special(4)], data: [special(6), special(4), special(7), small(3)] }),
     'prod-bf16-rounding': sc({ vt: 'bf16', reduce: 'mul', P: [2], I: [6], idx: dups(6, 2), upd: Array(6).fill(special(11)) }),
     'scalar-index-add-u16': sc({ vt: 'u16', reduce: 'add', axis: -1, P: [3, 4], I: [], idx: [[1, 1]] }),
     'pool-split-dups-i16': sc({ vt: 'i16', reduce: 'add', pool: 1, split: 1, P: [300, 8], I: [2047], hostile: 2 }),

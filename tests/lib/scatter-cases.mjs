@@ -4,9 +4,9 @@
 // each give n cases { op, args, opts, name }: args in the order the public function takes them
 // (refScatterOps[op](...args, opts) runs one). Duplicate indices are the rule (small dims,
 // indices drawn from them), every dtype, reduction, index type, policy, rank 0-6 and empty
-// tensors come up, and float values are small multiples of 1/4, with NaN, ±0 and ±Infinity
-// sometimes. opts narrows a draw to what a peer accepts (the DEFAULTS below list the keys).
-// sameBits compares two results.
+// tensors come up, and float values are small multiples of 1/4, with NaNs (of several signs and
+// payloads, some signaling), ±0 and ±Infinity sometimes. opts narrows a draw to what a peer
+// accepts (the DEFAULTS below list the keys). sameBits compares two results.
 // (Not named *.test.mjs: node --test tests/ would run it as a test file.)
 import { toHalfBits } from '../../common/reference-scatter.mjs';
 import { numel } from '../../common/shape.mjs';
@@ -40,7 +40,8 @@ export const DEFAULTS = {
   indexRanks: [0, 1, 2], // indexReduce: the index's rank
   errors: true, // some 'error'-mode cases hold a bad index (they throw)
   negatives: true, // in-range negative indices (valid under 'wrap')
-  specials: true, // NaN, ±0, ±Infinity among float values
+  specials: true, // NaNs, ±0, ±Infinity among float values
+  signaling: true, // signaling NaNs among those NaNs
   rough: true, // float values with every mantissa bit in use, so that sums and products round
   empty: true, // zero dims in data and in indices
   srcLarger: true, // scatter: src larger than index
@@ -82,9 +83,28 @@ function randomValue(rng, dtype, o) {
   return big ? BigInt(v) : v;
 }
 
+// NaNs as bits, of either sign, with several payloads, quiet then signaling: max and min move a
+// NaN's bits, so where a NaN meets a NaN of other bits the result shows which one won.
+const NAN_BITS = {
+  float32: [[0x7fc00000, 0xffc00000, 0x7fc11111], [0x7f800001, 0xff812345]],
+  float64: [[0x7ff8000000000000n, 0xfff8000000000000n, 0x7ff8111111111111n], [0x7ff0000000000001n, 0xfff0000012345678n]],
+  float16: [[0x7e00, 0xfe00, 0x7e11], [0x7c01, 0xfd23]],
+  bfloat16: [[0x7fc0, 0xffc0, 0x7fd1], [0x7f81, 0xffa3]],
+};
+const BITS_ARRAYS = { float32: Uint32Array, float64: BigUint64Array };
+
 function randomData(rng, dtype, n, o) {
-  const values = Array.from({ length: n }, () => randomValue(rng, dtype, o));
-  return ARRAYS[dtype].from(values, (v) => (isHalf(dtype) ? toHalfBits(v, dtype) : v));
+  const values = Array.from({ length: n }, () => (o.nans && rng.chance(o.nans) ? NaN : randomValue(rng, dtype, o)));
+  const data = ARRAYS[dtype].from(values, (v) => (isHalf(dtype) ? toHalfBits(v, dtype) : v));
+  if (NAN_BITS[dtype]) {
+    const [quiet, signaling] = NAN_BITS[dtype];
+    const nans = o.signaling ? [...quiet, ...signaling] : quiet;
+    const bits = isHalf(dtype) ? data : new BITS_ARRAYS[dtype](data.buffer);
+    values.forEach((v, i) => {
+      if (Number.isNaN(v)) bits[i] = rng.pick(nans);
+    });
+  }
+  return data;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -154,6 +174,9 @@ function reduceOpts(rng, op, o) {
 }
 
 const dtypeOpt = (dtype) => (isHalf(dtype) ? { dtype } : {});
+// The draw's options for one case: in some float cases every tensor is half NaNs, so that under
+// max and min NaNs of different bits meet (the NaN update wins, bits and all).
+const caseOpts = (rng, dtype, o) => (NAN_BITS[dtype] && o.specials && rng.chance(0.3) ? { ...o, nans: 0.5 } : o);
 const tensor = (rng, dtype, shape, o) => ({ data: randomData(rng, dtype, numel(shape), o), shape });
 const caseRng = (seed, i) => new Rng((Math.imul(seed, 0x9e3779b1) + i * 7919) >>> 0);
 const describe = (parts) => parts.filter((x) => x !== undefined && x !== '').join(' ');
@@ -180,9 +203,10 @@ export function scatterCases(seed, n, opts = {}) {
     const s = r === 0 ? 1 : inShape[d];
     const index = randomIndexTensor(rng, idxShape, () => s, p, o);
     const srcShape = index.shape.map((k) => k + (o.srcLarger && rng.chance(0.25) ? rng.int(1, 2) : 0));
-    const input = tensor(rng, dtype, inShape, o);
+    const v = caseOpts(rng, dtype, o);
+    const input = tensor(rng, dtype, inShape, v);
     const valueForm = o.valueForm && rng.chance(0.08);
-    const src = valueForm ? randomValue(rng, dtype === 'uint8clamped' ? 'uint8' : dtype, { ...o, specials: false }) : tensor(rng, dtype, srcShape, o);
+    const src = valueForm ? randomValue(rng, dtype === 'uint8clamped' ? 'uint8' : dtype, { ...o, specials: false }) : tensor(rng, dtype, srcShape, v);
     const copts = { ...reduceOpts(rng, 'scatter', o), outOfRange: p.outOfRange, negativeIndices: p.negativeIndices, ...dtypeOpt(dtype) };
     const name = describe([`scatter#${i}`, dtype, `[${inShape}]`, `dim=${dim}`, `index ${index.type}[${index.shape}]`,
       valueForm ? `src=${src}` : `src[${srcShape}]`, optsText(copts)]);
@@ -205,8 +229,9 @@ export function scatterNDCases(seed, n, opts = {}) {
     if (!p.bad && dataShape.slice(0, K).includes(0)) rowShape = [0].concat(rowShape.slice(1));
     const index = randomIndexTensor(rng, rowShape.concat([K]), (q) => dataShape[q % K], p, o);
     const rows = index.shape.slice(0, -1);
-    const data = tensor(rng, dtype, dataShape, o);
-    const updates = tensor(rng, dtype, rows.concat(dataShape.slice(K)), o);
+    const v = caseOpts(rng, dtype, o);
+    const data = tensor(rng, dtype, dataShape, v);
+    const updates = tensor(rng, dtype, rows.concat(dataShape.slice(K)), v);
     const copts = { ...reduceOpts(rng, 'scatterND', o), outOfRange: p.outOfRange, negativeIndices: p.negativeIndices, ...dtypeOpt(dtype) };
     const name = describe([`scatterND#${i}`, dtype, `[${dataShape}]`, `indices ${index.type}[${index.shape}]`, optsText(copts)]);
     return { op: 'scatterND', args: [data, { data: index.data, shape: index.shape }, updates], opts: copts, name, dtype };
@@ -225,8 +250,9 @@ export function indexReduceCases(seed, n, opts = {}) {
     const a = axis < 0 ? axis + r : axis;
     const p = policy(rng, o);
     const index = randomIndexTensor(rng, randomShape(rng, rng.pick(o.indexRanks), o, 0.05), () => inShape[a], p, o);
-    const input = tensor(rng, dtype, inShape, o);
-    const source = tensor(rng, dtype, inShape.slice(0, a).concat(index.shape, inShape.slice(a + 1)), o);
+    const v = caseOpts(rng, dtype, o);
+    const input = tensor(rng, dtype, inShape, v);
+    const source = tensor(rng, dtype, inShape.slice(0, a).concat(index.shape, inShape.slice(a + 1)), v);
     const copts = { ...reduceOpts(rng, 'indexReduce', o), outOfRange: p.outOfRange, negativeIndices: p.negativeIndices, ...dtypeOpt(dtype) };
     const name = describe([`indexReduce#${i}`, dtype, `[${inShape}]`, `axis=${axis}`, `index ${index.type}[${index.shape}]`, optsText(copts)]);
     return { op: 'indexReduce', args: [input, axis, { data: index.data, shape: index.shape }, source], opts: copts, name, dtype };

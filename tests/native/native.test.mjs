@@ -2,11 +2,16 @@
 // native C tests run by CTest (tests/native/: the unit tests, the hostile inputs the fuzzers found,
 // the fuzz corpus replayed, and the thread pool under forced and random interleavings):
 // - with AddressSanitizer and UBSan, under the default compiler;
-// - with ThreadSanitizer, under clang: any data race fails the test (TSan exits 66).
+// - with ThreadSanitizer, under clang: any data race fails the test (TSan exits 66);
+// and every native target built in Release with gcc, whose optimizer warns (-Werror) where a
+// Debug build does not.
 // Outside CI a missing toolchain skips; in CI (CI set) it fails.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
@@ -43,4 +48,19 @@ test('native build with ThreadSanitizer: the C tests and the pool stress, no rep
   const out = buildAndTest('native-tsan', ['-DCMAKE_C_COMPILER=clang', '-DCMAKE_C_FLAGS=-fsanitize=thread -O1 -g'],
     { TSAN_OPTIONS: 'second_deadlock_stack=1' });
   assert.doesNotMatch(out, /ThreadSanitizer/);
+});
+
+// The plain native build (docs/architecture.md#building-from-source: Release unless asked): gcc's
+// -O2 and above run the flow analysis behind warnings such as -Walloc-size-larger-than, which
+// -Werror makes errors. Every target: ALL (the libraries, the C tests, fuzz_replay_<op>; the
+// libFuzzer targets need clang and are not configured) and bench_native (bench/run.mjs builds it
+// in Release). Built only, in a scratch folder: the builds above run the tests.
+test('native Release build with gcc: every target compiles', { skip: skipUnless(['cmake', 'gcc']) }, () => {
+  const build = mkdtempSync(join(tmpdir(), 'wg-release-gcc-'));
+  try {
+    run('cmake', ['-S', '.', '-B', build, '-DCMAKE_BUILD_TYPE=Release', '-DCMAKE_C_COMPILER=gcc']);
+    run('cmake', ['--build', build, '--parallel', '2', '--target', 'all', 'bench_native']);
+  } finally {
+    rmSync(build, { recursive: true, force: true });
+  }
 });

@@ -7,8 +7,11 @@
  * - the integer mean rounds toward minus infinity (src/scatter_kernels.h: torch's integer mean);
  *   the reductions and include_self are torch.Tensor.scatter_reduce_'s
  *   (https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_reduce_.html);
- * - max and min: a NaN in place stays, a NaN update wins, a tie (+0, -0) keeps the value in place,
- *   and the winner's bits move as they are (payloads, signaling NaNs);
+ * - max and min: a NaN update always wins (a NaN in place too), a NaN in place stays against a
+ *   number, a tie (+0, -0) keeps the value in place, and the winner's bits move as they are
+ *   (payloads, signaling NaNs): torch's amax / amin;
+ * - add and mul (and the mean's sum) of a NaN: the NaN in place, else the update's, quieted, in
+ *   every loop of a kernel (src/scatter_kernels.c: not the hardware's pick by operand order);
  * - float16 and bfloat16 are computed in float32 and rounded to nearest even after each update,
  *   so that updates applied one at a time differ from a float32 sum rounded once.
  * Each row runs with guard elements on both sides: nothing is written outside it. Natively this
@@ -149,21 +152,30 @@ static const kcase CASES[] = {
     {WG_DTYPE_F32, ADD, 0x80000000, 0x80000000, 0x80000000, "-0 + -0 = -0"},
     {WG_DTYPE_F32, ADD, 0x00000000, 0x80000000, 0x00000000, "+0 + -0 = +0"},
     {WG_DTYPE_F32, ADD, 0x7f800000, 0xff800000, ANY_NAN, "inf + -inf = NaN"},
+    {WG_DTYPE_F32, ADD, 0x7fc11111, 0xffc00123, 0x7fc11111, "NaN + -NaN: the one in place"},
+    {WG_DTYPE_F32, ADD, 0x3f800000, 0xffc00123, 0xffc00123, "1 + -NaN: the update's"},
+    {WG_DTYPE_F32, ADD, 0x7f800001, 0xffc00123, 0x7fc00001, "sNaN + -NaN: the one in place, quieted"},
+    {WG_DTYPE_F32, ADD, 0x3f800000, 0xff800001, 0xffc00001, "1 + -sNaN: the update's, quieted"},
     {WG_DTYPE_F32, ADD, 0x7f7fffff, 0x73000000, 0x7f800000, "FLT_MAX + 2^103 (half an ulp): a tie, to even (inf)"},
     {WG_DTYPE_F32, MUL, 0x80000000, 0x40a00000, 0x80000000, "-0 * 5 = -0"},
     {WG_DTYPE_F32, MUL, 0x40400000, 0x3f000000, 0x3fc00000, "3 * 0.5 = 1.5"},
     {WG_DTYPE_F32, MUL, 0x7f000000, 0x40000000, 0x7f800000, "2^127 * 2 = inf"},
     {WG_DTYPE_F32, MUL, 0x7f800000, 0x00000000, ANY_NAN, "inf * 0 = NaN"},
+    {WG_DTYPE_F32, MUL, 0xffc00123, 0x7fc11111, 0xffc00123, "-NaN * NaN: the one in place"},
+    {WG_DTYPE_F32, MUL, 0x7fc11111, 0xffc00123, 0x7fc11111, "NaN * -NaN: the one in place"},
+    {WG_DTYPE_F32, MUL, 0x40000000, 0x7f800001, 0x7fc00001, "2 * sNaN: the update's, quieted"},
     {WG_DTYPE_F32, MUL, 0x00000001, 0x3f000000, 0x00000000, "2^-149 * 0.5: a tie, to even (+0)"},
     {WG_DTYPE_F32, MAX, 0x7fc00001, 0x40a00000, 0x7fc00001, "max(NaN, 5): the NaN in place stays"},
     {WG_DTYPE_F32, MAX, 0x40a00000, 0xffc00123, 0xffc00123, "max(5, -NaN): the NaN wins, its bits"},
-    {WG_DTYPE_F32, MAX, 0x7fc00001, 0xffc00123, 0x7fc00001, "max(NaN, NaN): the one in place"},
+    {WG_DTYPE_F32, MAX, 0x7fc00001, 0xffc00123, 0xffc00123, "max(NaN, -NaN): the update's"},
+    {WG_DTYPE_F32, MAX, 0x7fc11111, 0x7f800001, 0x7f800001, "max(NaN, sNaN): the update's, signaling"},
     {WG_DTYPE_F32, MAX, 0x00000000, 0x80000000, 0x00000000, "max(+0, -0): a tie keeps +0"},
     {WG_DTYPE_F32, MAX, 0x80000000, 0x00000000, 0x80000000, "max(-0, +0): a tie keeps -0"},
     {WG_DTYPE_F32, MAX, 0xff800000, 0xc0400000, 0xc0400000, "max(-inf, -3) = -3"},
     {WG_DTYPE_F32, MAX, 0x3f800000, 0x7f800001, 0x7f800001, "max(1, sNaN): the signaling NaN moves as it is"},
     {WG_DTYPE_F32, MIN, 0x7fc00001, 0xc0a00000, 0x7fc00001, "min(NaN, -5): the NaN in place stays"},
     {WG_DTYPE_F32, MIN, 0x40a00000, 0xffc00123, 0xffc00123, "min(5, -NaN): the NaN wins"},
+    {WG_DTYPE_F32, MIN, 0x7fc11111, 0x7f800001, 0x7f800001, "min(NaN, sNaN): the update's, signaling"},
     {WG_DTYPE_F32, MIN, 0x00000000, 0x80000000, 0x00000000, "min(+0, -0): a tie keeps +0"},
     {WG_DTYPE_F32, MIN, 0x80000000, 0x00000000, 0x80000000, "min(-0, +0): a tie keeps -0"},
     {WG_DTYPE_F32, MIN, 0x3f800000, 0xff800000, 0xff800000, "min(1, -inf) = -inf"},
@@ -172,13 +184,18 @@ static const kcase CASES[] = {
     {WG_DTYPE_F64, ADD, 0x4340000000000000ull, 0x3ff0000000000000ull, 0x4340000000000000ull, "2^53 + 1: a tie, to even (2^53)"},
     {WG_DTYPE_F64, ADD, 0x8000000000000000ull, 0x8000000000000000ull, 0x8000000000000000ull, "-0 + -0 = -0"},
     {WG_DTYPE_F64, ADD, 0x7ff0000000000000ull, 0xfff0000000000000ull, ANY_NAN, "inf + -inf = NaN"},
+    {WG_DTYPE_F64, ADD, 0x7ff8000000000011ull, 0xfff8000000000123ull, 0x7ff8000000000011ull, "NaN + -NaN: the one in place"},
+    {WG_DTYPE_F64, ADD, 0x3ff0000000000000ull, 0xfff0000000000123ull, 0xfff8000000000123ull, "1 + -sNaN: the update's, quieted"},
     {WG_DTYPE_F64, MUL, 0x4008000000000000ull, 0xbfe0000000000000ull, 0xbff8000000000000ull, "3 * -0.5 = -1.5"},
     {WG_DTYPE_F64, MUL, 0x7fe0000000000000ull, 0x4000000000000000ull, 0x7ff0000000000000ull, "2^1023 * 2 = inf"},
+    {WG_DTYPE_F64, MUL, 0xfff8000000000123ull, 0x7ff8000000000011ull, 0xfff8000000000123ull, "-NaN * NaN: the one in place"},
     {WG_DTYPE_F64, MAX, 0x7ff8000000000001ull, 0x4014000000000000ull, 0x7ff8000000000001ull, "max(NaN, 5): stays"},
     {WG_DTYPE_F64, MAX, 0x4014000000000000ull, 0xfff8000000000123ull, 0xfff8000000000123ull, "max(5, -NaN): wins"},
+    {WG_DTYPE_F64, MAX, 0x7ff8000000000001ull, 0x7ff0000000000001ull, 0x7ff0000000000001ull, "max(NaN, sNaN): the update's"},
     {WG_DTYPE_F64, MAX, 0x0000000000000000ull, 0x8000000000000000ull, 0x0000000000000000ull, "max(+0, -0): +0"},
     {WG_DTYPE_F64, MIN, 0x8000000000000000ull, 0x0000000000000000ull, 0x8000000000000000ull, "min(-0, +0): -0"},
     {WG_DTYPE_F64, MIN, 0x4014000000000000ull, 0xc014000000000000ull, 0xc014000000000000ull, "min(5, -5) = -5"},
+    {WG_DTYPE_F64, MIN, 0xfff8000000000123ull, 0x7ff8000000000001ull, 0x7ff8000000000001ull, "min(-NaN, NaN): the update's"},
     /* float16: computed in float32, rounded to nearest even */
     {WG_DTYPE_F16, ADD, 0x6800, 0x3c00, 0x6800, "2048 + 1 = 2049: a tie, to even (2048)"},
     {WG_DTYPE_F16, ADD, 0x6801, 0x3c00, 0x6802, "2050 + 1 = 2051: a tie, to even (2052)"},
@@ -187,6 +204,8 @@ static const kcase CASES[] = {
     {WG_DTYPE_F16, ADD, 0x0001, 0x0001, 0x0002, "2^-24 + 2^-24 = 2^-23 (subnormals)"},
     {WG_DTYPE_F16, ADD, 0x8000, 0x8000, 0x8000, "-0 + -0 = -0"},
     {WG_DTYPE_F16, ADD, 0x7c00, 0xfc00, ANY_NAN, "inf + -inf = NaN"},
+    {WG_DTYPE_F16, ADD, 0x7e01, 0xfe05, 0x7e00, "NaN + -NaN: the one in place (its sign; float16's NaN)"},
+    {WG_DTYPE_F16, MUL, 0xfe05, 0x7e01, 0xfe00, "-NaN * NaN: the one in place (its sign)"},
     {WG_DTYPE_F16, MUL, 0x3c01, 0x3c01, 0x3c02, "(1 + 2^-10)^2 = 1 + 2^-9 + 2^-20: down to 1 + 2^-9"},
     {WG_DTYPE_F16, MUL, 0x5c00, 0x5c00, 0x7c00, "256 * 256 = 65536 = inf"},
     {WG_DTYPE_F16, MUL, 0x0001, 0x3800, 0x0000, "2^-24 * 0.5: a tie, to even (0)"},
@@ -194,6 +213,8 @@ static const kcase CASES[] = {
     {WG_DTYPE_F16, MAX, 0x7e01, 0x3c00, 0x7e01, "max(NaN, 1): stays"},
     {WG_DTYPE_F16, MAX, 0x7c01, 0x3c00, 0x7c01, "max(sNaN, 1): stays as it is"},
     {WG_DTYPE_F16, MAX, 0x3c00, 0xfe05, 0xfe05, "max(1, -NaN): wins with its bits"},
+    {WG_DTYPE_F16, MAX, 0x7e01, 0xfe05, 0xfe05, "max(NaN, -NaN): the update's bits"},
+    {WG_DTYPE_F16, MIN, 0xfe05, 0x7c01, 0x7c01, "min(-NaN, sNaN): the update's bits"},
     {WG_DTYPE_F16, MAX, 0x0000, 0x8000, 0x0000, "max(+0, -0): +0"},
     {WG_DTYPE_F16, MAX, 0x3c00, 0x3c01, 0x3c01, "max(1, 1 + 2^-10)"},
     {WG_DTYPE_F16, MIN, 0x8000, 0x0000, 0x8000, "min(-0, +0): -0"},
@@ -205,10 +226,15 @@ static const kcase CASES[] = {
     {WG_DTYPE_BF16, ADD, 0x3f80, 0x3b80, 0x3f80, "1 + 2^-8: a tie, to even (1)"},
     {WG_DTYPE_BF16, ADD, 0x3f80, 0x3bc0, 0x3f81, "1 + 1.5 * 2^-8: up to 1 + 2^-7"},
     {WG_DTYPE_BF16, ADD, 0x7f80, 0xff80, ANY_NAN, "inf + -inf = NaN"},
+    {WG_DTYPE_BF16, ADD, 0xffc1, 0x7fc3, 0xffc0, "-NaN + NaN: the one in place (its sign; bfloat16's NaN)"},
+    {WG_DTYPE_BF16, MUL, 0x7fc1, 0xffc3, 0x7fc0, "NaN * -NaN: the one in place (its sign)"},
+    {WG_DTYPE_BF16, MUL, 0xffc1, 0x7fc3, 0xffc0, "-NaN * NaN: the one in place (its sign)"},
     {WG_DTYPE_BF16, MUL, 0x3f81, 0x3f81, 0x3f82, "(1 + 2^-7)^2 = 1 + 2^-6 + 2^-14: down to 1 + 2^-6"},
     {WG_DTYPE_BF16, MUL, 0x7f7f, 0x4000, 0x7f80, "max finite * 2 = inf"},
     {WG_DTYPE_BF16, MAX, 0x7fc1, 0x3f80, 0x7fc1, "max(NaN, 1): stays"},
     {WG_DTYPE_BF16, MAX, 0x3f80, 0xffc3, 0xffc3, "max(1, -NaN): wins"},
+    {WG_DTYPE_BF16, MAX, 0x7fc1, 0xffc3, 0xffc3, "max(NaN, -NaN): the update's bits"},
+    {WG_DTYPE_BF16, MIN, 0xffc3, 0x7f81, 0x7f81, "min(-NaN, sNaN): the update's bits"},
     {WG_DTYPE_BF16, MAX, 0x8000, 0x0000, 0x8000, "max(-0, +0): -0"},
     {WG_DTYPE_BF16, MIN, 0x0000, 0x8000, 0x0000, "min(+0, -0): +0"},
     {WG_DTYPE_BF16, MIN, 0x3f80, 0xbf80, 0xbf80, "min(1, -1) = -1"},
@@ -291,7 +317,8 @@ static void check_cases(void) {
 
 /* The batched kernel (apply: a part's items in one call) on the same cases: each case an item of
  * its own destination, applied in the order of an items list (reversed) and straight (no list), as
- * single elements (its own loop) and as rows of 3 with a source map (the row kernel), an item whose
+ * single elements (its own loop, with a list and without: the compiler makes each a loop of its
+ * own) and as rows of 3 with a source map (the row kernel), an item whose
  * destination is WG_ZERO_BLOCK skipped, and the value form (one update for every item). */
 static void check_apply(void) {
   enum { MAXC = 24, ROWLEN = 3 };
@@ -306,7 +333,8 @@ static void check_apply(void) {
     }
     wg_reduce_kernels kern;
     CHECK(wg_pick_reduce(k->dtype, k->reduce, &kern) && kern.apply);
-    for (int rows = 0; rows < 2; ++rows) {
+    for (int form = 0; form < 3; ++form) { /* elements, elements in a list's order, rows */
+      int rows = form == 2, list = form >= 1;
       size_t row = rows ? ROWLEN : 1;
       /* out: m destinations and a spare; updates: item q's row at srcs[q] (rows) or q (elements), and
        * one more item, m, whose destination is WG_ZERO_BLOCK */
@@ -324,13 +352,13 @@ static void check_apply(void) {
       if (!rows) { /* elements: no source map, item q's update at q; the same values, moved */
         for (size_t q = 0; q <= m; ++q) put((uint8_t*)upd + q * w, w, q < m ? src[q] : 0x77);
       }
-      kern.apply(out, upd, dest, rows ? items : NULL, rows ? srcs : NULL, m + 1, row, rows ? 0 : 1);
+      kern.apply(out, upd, dest, list ? items : NULL, rows ? srcs : NULL, m + 1, row, rows ? 0 : 1);
       for (size_t q = 0; q < m; ++q) {
         for (size_t i = 0; i < row; ++i) {
           uint64_t got = get((uint8_t*)out + ((m - 1 - q) * row + i) * w, w);
           if (!same(k->dtype, got, want[q])) {
             fprintf(stderr, "%s %s apply (%s): case %zu got 0x%llx, want 0x%llx\n", dtype_name(k->dtype),
-                    REDUCE_NAME[k->reduce], rows ? "rows, a source map" : "elements", q, (unsigned long long)got,
+                    REDUCE_NAME[k->reduce], rows ? "rows, a source map" : list ? "elements, a list" : "elements", q, (unsigned long long)got,
                     (unsigned long long)want[q]);
             failures++;
           }

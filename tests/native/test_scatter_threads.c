@@ -1,9 +1,16 @@
 /* The scatters' stage (src/stage_scatter.c) on a pool: each op with heavy duplicate indices (most
- * items hit one of three destinations, the rest spread over every part of the output), run on
- * pools of 3 and 4 threads with the parallel threshold at 0, so that every call runs its plan over
- * threads (src/stage_scatter.h: slabs in parallel, the one-part pipeline of short rows, or the
- * sort by destination part), and compared bit for bit with the same call on the caller alone; in
- * place too. Every value type and reduction, include_self 0 and
+ * items hit one of three destinations, the rest spread over every part of the output), run with
+ * the parallel threshold at 0, so that every call runs its plan over threads (src/stage_scatter.h:
+ * slabs in parallel, the one-part pipeline of short rows, or the sort by destination part), and
+ * compared bit for bit with the same call on the caller alone; in place too. Two ways:
+ *  - on pools of 2, 3, 4 and 16 real threads (more threads than this machine's cores: preempted
+ *    mid-tile);
+ *  - at every count from 2 to 16, each job's tiles run on the caller in a shuffled order
+ *    (wg_test_shuffle, src/parallel.h): the plan of 16 threads and orders of its tiles that a
+ *    schedule on 16 cores may meet, on 2.
+ * Values include NaNs of both signs and several payloads (signaling ones too), so that a NaN meets
+ * a NaN in every reduction: max and min keep the update's bits, add and mul the one in place, at
+ * any thread count (src/scatter_kernels.c). Every value type and reduction, include_self 0 and
  * 1, index types of both widths, the drop and clamp modes, src larger than index and the value
  * form. An out-of-range index at the end (the last chunk) fails the call on the pool with the
  * first bad index reported, and writes nothing, in place included.
@@ -53,13 +60,24 @@ static uint64_t next(void) { /* xorshift64 */
   return rng;
 }
 
-/* Small values (sums and products that mean something), and now and then -0, a NaN or inf. */
+/* A NaN of the value type: either sign, quiet or signaling, payload p (1-3). */
+static uint64_t nan_bits(int vt, int negative, int quiet, uint64_t p) {
+  switch (vt) {
+    case WG_VALUE_F16: return (negative ? 0xfc00 : 0x7c00) | (quiet ? 0x200 : 0) | p;
+    case WG_VALUE_BF16: return (negative ? 0xff80 : 0x7f80) | (quiet ? 0x40 : 0) | p;
+    case WG_VALUE_F32: return (negative ? 0xff800000u : 0x7f800000u) | (quiet ? 0x400000u : 0) | p << 4;
+    default: return (negative ? 0xfff0000000000000ull : 0x7ff0000000000000ull) | (quiet ? 1ull << 51 : 0) | p << 8;
+  }
+}
+
+/* Small values (sums and products that mean something), and now and then -0, inf or a NaN (of
+ * either sign, quiet or signaling, one of a few payloads). */
 static void fill_values(uint8_t* p, size_t n, int vt) {
   size_t w = WIDTH[vt];
   for (size_t i = 0; i < n; ++i) {
     float f = (float)((int)(next() % 9) - 4);
-    uint64_t special = next() % 17;
-    if (vt >= WG_VALUE_F16 && special < 3) f = special == 0 ? -0.0f : special == 1 ? NAN : INFINITY;
+    uint64_t special = next() % 17, r = next();
+    if (vt >= WG_VALUE_F16 && special < 3) f = special == 0 ? -0.0f : INFINITY;
     uint64_t bits;
     switch (vt) {
       case WG_VALUE_F16: bits = wg_f32_to_f16(f); break;
@@ -68,6 +86,7 @@ static void fill_values(uint8_t* p, size_t n, int vt) {
       case WG_VALUE_F64: { double d = f; memcpy(&bits, &d, 8); break; }
       default: bits = (uint64_t)(int64_t)f;
     }
+    if (vt >= WG_VALUE_F16 && special == 1) bits = nan_bits(vt, r & 1, (r >> 1) & 1, 1 + (r >> 2) % 3);
     memcpy(p + i * w, &bits, w);
   }
 }
@@ -252,16 +271,10 @@ static void check_late_error(wg_pool* pool) {
   release(&j);
 }
 
-int main(void) {
-  main_thread = pthread_self();
-  atomic_store(&wg_test_hook, hook);
-  wg_pool* pools[2];
-  const size_t threads[2] = {3, 4};
-  for (size_t p = 0; p < 2; ++p) {
-    CHECK(wg_pool_create(threads[p], &pools[p]) == WG_OK);
-    wg_pool_set_parallel_threshold(pools[p], 0); /* every call on the pool */
-  }
-  static const char* const FORMS[4] = {"", "(form 1)", "(drop, larger src)", "(clamp, value form)"};
+static const char* const FORMS[4] = {"", "(form 1)", "(drop, larger src)", "(clamp, value form)"};
+
+/* Every op, type, reduction and include_self on the pools; returns the calls compared. */
+static size_t compare_all(wg_pool* const* pools, size_t npools) {
   size_t calls = 0;
   for (int op = SCATTER; op <= TENSOR_SCATTER; ++op) {
     int reduces = op == TENSOR_SCATTER ? 1 : op == SCATTER_ND ? 5 : 6; /* scatter_nd has no mean */
@@ -271,20 +284,48 @@ int main(void) {
           int form = (vt + reduce + self) % 4; /* each type meets each variant */
           job j;
           build(&j, op, vt, reduce, self, form);
-          compare(pools, 2, &j, FORMS[form]);
+          compare(pools, npools, &j, FORMS[form]);
           release(&j);
           ++calls;
         }
       }
     }
   }
+  return calls;
+}
+
+static wg_pool* pool_of(size_t threads) {
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(threads, &pool) == WG_OK && wg_pool_threads(pool) == threads);
+  wg_pool_set_parallel_threshold(pool, 0); /* every call on the pool */
+  return pool;
+}
+
+int main(void) {
+  main_thread = pthread_self();
+  atomic_store(&wg_test_hook, hook);
+  enum { REAL = 4, MOST = 16 };
+  const size_t real[REAL] = {2, 3, 4, MOST};
+  wg_pool* pools[REAL];
+  for (size_t p = 0; p < REAL; ++p) pools[p] = pool_of(real[p]);
+  size_t calls = compare_all(pools, REAL);
   check_late_error(pools[1]);
-  for (size_t p = 0; p < 2; ++p) wg_pool_destroy(pools[p]);
-  atomic_store(&wg_test_hook, NULL);
+  for (size_t p = 0; p < REAL; ++p) wg_pool_destroy(pools[p]);
   size_t tiles = atomic_load(&worker_tiles), awaited = atomic_load(&chunks_awaited);
+  /* every count from 2 to 16, the tiles in shuffled orders on the caller */
+  atomic_store(&wg_test_shuffle, 0x9e3779b97f4a7c15ull);
+  size_t shuffled = 0;
+  for (size_t t = 2; t <= MOST; ++t) {
+    wg_pool* pool = pool_of(t);
+    shuffled += compare_all(&pool, 1);
+    wg_pool_destroy(pool);
+  }
+  atomic_store(&wg_test_shuffle, 0);
+  atomic_store(&wg_test_hook, NULL);
   CHECK(tiles > 0);   /* else the pools ran nothing in parallel */
   CHECK(awaited > 0); /* else no pipeline's applier waited for a chunk another thread resolved */
-  printf("scatters on 3 and 4 threads: %zu calls (%zu tiles run by workers, %zu chunks awaited), %s\n", calls,
-         tiles, awaited, failures ? "FAILED" : "bitwise equal to 1 thread");
+  printf("scatters on 2, 3, 4 and %d threads: %zu calls (%zu tiles run by workers, %zu chunks awaited); "
+         "at 2-%d threads in shuffled tile orders: %zu calls; %s\n", MOST, calls, tiles, awaited, MOST, shuffled,
+         failures ? "FAILED" : "bitwise equal to 1 thread");
   return failures != 0;
 }

@@ -257,8 +257,8 @@ describe('(a) onnxruntime-web, bit for bit', () => {
   test('deviation: onnxruntime max/min replace a NaN in place, and a tie writes the update\'s zero', async () => {
     // onnxruntime's Func_Max is `a = a > b ? a : b` (scatter.cc): a NaN in place compares false
     // and is replaced; +0 vs -0 compares false and the update's sign is written. The reference
-    // keeps a NaN in place and keeps the value in place on a tie (torch's amax / amin do the
-    // same: the torch fixtures below).
+    // keeps a NaN in place against a number and keeps the value in place on a tie (torch's amax /
+    // amin do the same: the torch fixtures below).
     const input = f32([NaN, 1, 0, -0]);
     const index = i32([0, 1, 2, 3]);
     const src = f32([5, NaN, -0, 0]);
@@ -274,10 +274,12 @@ describe('(a) onnxruntime-web, bit for bit', () => {
 
 // ---------------------------------------------------------------------------------------------
 // (b) TensorFlow.js on its cpu backend: float32 and int32, int32 indices, no negative indices
-// (tfjs does not wrap them), updates of rank >= 1.
+// (tfjs does not wrap them), updates of rank >= 1, no signaling NaNs (tfjs quiets them: the
+// deviation below).
 const TF_CASES = {
   dtypes: ['float32', 'int32'], indexTypes: ['int32', 'array'], includeSelf: [true], outOfRange: ['error'],
   negativeIndices: ['wrap'], negatives: false, errors: false, minRank: 1, minK: 1, minRowRank: 1, aliases: false,
+  signaling: false,
 };
 const zerosLike = (x) => t(new x.data.constructor(x.data.length), x.shape);
 
@@ -378,6 +380,17 @@ describe('(b) tfjs-backend-cpu', () => {
     assert.deepEqual(want.data, Float32Array.from([5, 7, 9]));
   });
 
+  test('deviation: tf.tensorScatterUpdate quiets a signaling NaN', () => {
+    // tfjs-cpu moves each value through a JS number, and V8's float32 -> float64 conversion sets
+    // a signaling NaN's quiet bit (ECMAScript leaves a NaN's bits in a Float32Array to the
+    // engine: https://tc39.es/ecma262/#sec-numerictorawbytes). The reference writes the bits.
+    const bits = (x) => new Uint32Array(x.data.buffer, x.data.byteOffset, x.data.length);
+    const sNaN = t(new Float32Array(Uint32Array.from([0x7f800001, 0xff812345]).buffer), [2, 1]);
+    const args = [f32([0, 0], [2, 1]), t([0, 1], [2, 1]), sNaN];
+    assert.deepEqual(bits(tfTensorScatterUpdate(...args)), Uint32Array.from([0x7fc00001, 0xffc12345]));
+    assert.deepEqual(bits(refScatterND(...args)), Uint32Array.from([0x7f800001, 0xff812345]));
+  });
+
   test('deviation: tf.tensorScatterUpdate writes into its input tensor', () => {
     // kernels/TensorScatterUpdate.js scatters into backend.bufferSync(tensor), the tensor's own
     // values. The reference returns a new array and leaves the input as it was.
@@ -409,14 +422,16 @@ describe('(c) PyTorch 1.13 fixtures', () => {
     assert.match(fixtures.torch, /^1\.13/);
     const names = fixtures.cases.map((c) => c.name).join('\n');
     for (const want of ['scatter_add', 'scatter_reduce mean include_self=False int32', 'scatter_reduce amax NaN',
-      'index_add', 'index_copy', 'index_reduce amin include_self=False', 'scatter_add float16', 'index_add bfloat16']) {
+      'index_add', 'index_copy', 'index_reduce amin include_self=False', 'scatter_add float16', 'index_add bfloat16',
+      'scatter_reduce amax NaN meets NaN include_self=True float32', 'index_reduce amin NaN meets NaN include_self=False bfloat16']) {
       assert.ok(names.includes(want), want);
     }
   });
 
   // torch 1.13 agrees with every rule the reference follows on these cases: float16 and bfloat16
-  // sums round after each update, amax / amin keep a NaN in place, let a NaN update win and keep
-  // the value in place on a tie of zeros, integer means floor. Its only difference is in what it
+  // sums round after each update, amax / amin let a NaN update win with its bits (over a NaN in
+  // place too), keep a NaN in place against a number and keep the value in place on a tie of
+  // zeros, integer means floor. Its only difference is in what it
   // accepts: it refuses negative indices (no wrapping), matched here by negativeIndices 'error'.
   for (const c of fixtures.cases) {
     test(c.name, () => {

@@ -1,9 +1,11 @@
 // init() when start-up comes up short or fails after the module has loaded. Both are made real
 // through the loader's test-only hook (TEST_HOOKS in js/loader.mjs): fewer preloaded workers, so
 // that pthread_create fails past them, or a step of start() failing. Every worker thread an
-// init() started must be gone when it has failed or been disposed.
+// init() started must be gone when it has failed or been disposed. Also the warning of threads
+// asked of the simd build given as opts.wasm, which runs on one thread.
 import { afterEach, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { dispose, init, take } from '../../js/index.mjs';
 import { readAbi } from '../../js/abi.mjs';
 import { TEST_HOOKS } from '../../js/loader.mjs';
@@ -55,6 +57,35 @@ test('init: a pool that comes up short resolves { threads } to the threads it ha
     dispose();
     await allWorkersGone();
   }
+});
+
+test('init: the simd build given as opts.wasm with threads asked for runs on one thread and warns once, saying to pass the threaded build', async () => {
+  const bytes = await readFile(new URL('../../dist/wasm-gather-simd.wasm', import.meta.url));
+  const module = await WebAssembly.compile(bytes);
+  const warnings = await warningsOf(async () => {
+    for (const [wasm, threads] of [[bytes, 2], [module, 2], [module, 1], [module, undefined]]) {
+      assert.deepEqual(await init({ wasm, threads }), { variant: 'simd', threads: 1, simd: true }, `threads: ${threads}`);
+      gatherWorks();
+      dispose();
+    }
+  });
+  assert.deepEqual(warnings, ["wasm-gather: running on one thread (variant 'simd'): opts.wasm is the simd build, which has no " +
+    'threads; pass the simd-threaded build (wasm-gather/simd-threaded.wasm) for 2 threads'], 'once, and only where threads were asked for');
+  // Where the host has no threads either, the threaded build would not help: the host's reason, as without opts.wasm.
+  const { SharedArrayBuffer } = globalThis;
+  globalThis.SharedArrayBuffer = undefined;
+  try {
+    const [warning, ...more] = await warningsOf(async () => {
+      assert.deepEqual(await init({ wasm: module, threads: 3 }), { variant: 'simd', threads: 1, simd: true });
+      dispose();
+    });
+    assert.deepEqual(more, []);
+    assert.match(warning, /^wasm-gather: running on one thread \(variant 'simd'\): /);
+    assert.doesNotMatch(warning, /simd-threaded/);
+  } finally {
+    globalThis.SharedArrayBuffer = SharedArrayBuffer;
+  }
+  await allWorkersGone();
 });
 
 // Each failure is made in the module that load() returned, before start() goes on with it; the

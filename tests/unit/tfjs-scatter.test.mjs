@@ -7,7 +7,8 @@
 //       common/reference-scatter.mjs (refScatterND, refIndexReduce), bit for bit;
 //   (c) gather's gradient, which runs through UnsortedSegmentSum (on wasm, only the adapter's);
 //   (d) nothing left behind: tf.memory(), the backend's data ids, wasm-gather's heap;
-//   (e) unregisterKernels putting back exactly what was there.
+//   (e) unregisterKernels putting back exactly what was there, and what a call with no kernel to
+//       take it says after wasm-gather's dispose().
 //
 // tf is tests/lib/tfjs-bundle.mjs's bundle, not `import * as tf from '@tensorflow/tfjs-core'`:
 // tf.grad needs tfjs-core's gradients, which Node's import of tfjs-core does not register, and
@@ -15,7 +16,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import { refIndexReduce, refScatterND } from '../../common/reference-scatter.mjs';
-import { heapStats } from '../../js/index.mjs';
+import { dispose, heapStats, init } from '../../js/index.mjs';
 import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
 import { Rng } from '../lib/rng.mjs';
 import { firstDifference } from '../lib/scatter-cases.mjs';
@@ -411,6 +412,34 @@ test("(e) unregisterKernels puts back exactly the kernels there before: on wasm,
   unregisterKernels(tf);
   assert.equal(tf.getKernel('UnsortedSegmentSum', 'wasm'), undefined);
   assert.deepEqual(outcome(segmentSum), { error: NOT_ON_WASM });
+});
+
+test("(e) after wasm-gather's dispose(), UnsortedSegmentSum on wasm says it was disposed and tfjs has none; init() serves it again", async () => {
+  await registerKernels(tf);
+  try {
+    await tf.setBackend('wasm');
+    const segmentSum = (dtype) => () => tf.unsortedSegmentSum(tf.tensor1d([1, 2, 3], dtype), tf.tensor1d([1, 0, 1], 'int32'), 2);
+    assert.deepEqual(outcome(segmentSum('float32')), value('float32', [2], [2, 4]));
+    dispose();
+    const fallbacks = kernelStats().fallbacks['wasm/UnsortedSegmentSum'] ?? 0;
+    const disposed = "UnsortedSegmentSum: wasm-gather was disposed (dispose()), and tfjs's wasm backend has no " +
+      'UnsortedSegmentSum kernel of its own; call init() or registerKernels(tf) again';
+    for (const dtype of ['float32', 'int32']) assert.deepEqual(outcome(segmentSum(dtype)), { error: disposed }, dtype);
+    assert.deepEqual(outcome(() => tf.grad((x) => tf.sum(tf.gather(x, tf.tensor1d([0], 'int32'))))(tf.ones([2, 2]))), { error: disposed },
+      "gather's gradient, the same");
+    assert.equal(kernelStats().fallbacks['wasm/UnsortedSegmentSum'], fallbacks + 3);
+    // The other kernels go to tfjs's own, which the wasm backend has.
+    assert.deepEqual(outcome(() => tf.scatterND(tf.tensor1d([1], 'int32'), tf.tensor1d([5]), [2])), value('float32', [2], [0, 5]));
+    await tf.setBackend('cpu');
+    assert.deepEqual(outcome(segmentSum('int32')), value('float32', [2], [2, 4]), "stock cpu's (float32 for int32)");
+    await init();
+    await tf.setBackend('wasm');
+    const served = calls('wasm', 'UnsortedSegmentSum');
+    assert.deepEqual(outcome(segmentSum('float32')), value('float32', [2], [2, 4]), 'served again after init()');
+    assert.equal(calls('wasm', 'UnsortedSegmentSum'), served + 1);
+  } finally {
+    unregisterKernels(tf);
+  }
 });
 
 // ---------------------------------------------------------------------------------------------
