@@ -332,8 +332,10 @@ export function callOp(s, desc, args) {
 /**
  * Library-internal (js/prepared.mjs): op `desc` on `args` planned once into its own call record
  * (p: a state object of its own over s, as prepareCalls readies it) and block, for runs that only
- * copy in what is not resident and run the kept plan. Returns { planned, b, base, outPtr, copies }
- * (copies: [address, descriptor] of each input to copy at each run); the caller frees base.
+ * copy in what is not resident and run the kept plan. Returns { planned, b, base, outPtr, copies,
+ * js?, reads? } (copies: [address, descriptor] of each input to copy at each run; js: the JS path
+ * a plain call takes for it, { offsets, n, fn(offsets) -> result }, and reads: the descriptors of
+ * the arrays it reads where they are); the caller frees base.
  * A new resident output at each run (opts.resident) is refused: give opts.out a resident tensor.
  */
 export function planPrepared(p, desc, args) {
@@ -341,6 +343,21 @@ export function planPrepared(p, desc, args) {
   const b = layOut(p, desc, args, planned);
   if (b.into.kind === 'resident') {
     throw new TypeError(`prepare: ${desc.name}: opts.resident would make a new tensor at each run; give opts.out a resident tensor to write into`);
+  }
+  // The path a plain call would take: in JS, the run only resolves the offsets, into the block,
+  // and js runs the copies from the caller's arrays (which stay out of wasm memory).
+  const { t, L, w } = planned;
+  const n = L.offsets >= 0 ? w[p.slot.offsets.shape] : 0;
+  if (choosePath(t, b.into, desc.fromData ? 'write' : 'copy', desc.fromData ? t.updates?.bytes : b.outBytes, n, p.memory.buffer) === 'js') {
+    const x = t.indices;
+    const indexPart = x && x.ptr === undefined ? align16(x.bytes) : 0;
+    const base = allocate(p, indexPart + n * 4);
+    if (!base) throw new RangeError(`${desc.name}: the indices and the call's plan of ${n} blocks need ${indexPart + n * 4} bytes, more than wasm memory can hold now`);
+    writeTensors(p, { indices: x ? x.ptr ?? base : 0, offsets: base + indexPart });
+    const make = desc.fromData ? scatterInJs : planInJs;
+    const js = { offsets: base + indexPart, n, fn: make(p, t, b.into, planned.Type, b.outLength, b.outBytes, b.outShape, n) };
+    const reads = [t.data, t.updates].filter((y) => y !== undefined && y.ptr === undefined); // read where they are
+    return { planned, b, base, outPtr: 0, copies: indexPart ? [[base, x]] : [], js, reads };
   }
   const { base, outPtr } = allocateBlock(p, desc.name, b);
   const copies = [];
@@ -370,15 +387,20 @@ function inPlaceTarget(op, opts, t, first) {
 // data array into the output array (js/copy-plan.mjs). Only the indices (unless resident) and
 // the offsets go into wasm memory; the data does not.
 function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nblocks) {
+  return withOffsets(s, desc, t, negative, nblocks, planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks));
+}
+
+// What runPlanInJs does with the offsets: fn(offsets) -> the result (a prepared call keeps it).
+function planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks) {
   const d = t.data;
-  return withOffsets(s, desc, t, negative, nblocks, (offsets) => {
+  return (offsets) => {
     const src = new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes);
     const out = target.kind === 'array' ? target.array : new Type(outLength);
     // nblocks > 0 (choosePath): blocks of outBytes / nblocks bytes
     executePlan(offsets, nblocks, src, new Uint8Array(out.buffer, out.byteOffset, outBytes), outBytes / nblocks,
       Type.BYTES_PER_ELEMENT, target.kind !== 'array');
     return { data: out, shape: outShape };
-  });
+  };
 }
 
 // A plain write of one of the scatters (src/stage_scatter.h's offsets mode): C resolves each
@@ -386,8 +408,13 @@ function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, ou
 // caller's data into the output array and writes the rows there (js/copy-plan.mjs). Only the
 // indices (unless resident) and the rows go into wasm memory; the data and the updates do not.
 function runScatterInJs(s, desc, t, negative, target, Type, outLength, outBytes, outShape, nitems) {
+  return withOffsets(s, desc, t, negative, nitems, scatterInJs(s, t, target, Type, outLength, outBytes, outShape, nitems));
+}
+
+// What runScatterInJs does with the rows: fn(rows) -> the result (a prepared call keeps it).
+function scatterInJs(s, t, target, Type, outLength, outBytes, outShape, nitems) {
   const { data: d, updates: u } = t;
-  return withOffsets(s, desc, t, negative, nitems, (rows) => {
+  return (rows) => {
     const out = target.kind === 'array' ? target.array : copyOf(d.data, Type, outLength);
     const dst = new Uint8Array(out.buffer, out.byteOffset, outBytes);
     if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
@@ -396,7 +423,7 @@ function runScatterInJs(s, desc, t, negative, target, Type, outLength, outBytes,
     // nitems > 0 (C offers the mode only then): rows of u.bytes / nitems bytes
     executeScatterPlan(rows, nitems, src, dst, u.bytes / nitems, Type.BYTES_PER_ELEMENT);
     return { data: out, shape: outShape };
-  });
+  };
 }
 
 // A new array of Type holding the bytes of the TypedArray a (of length elements). When a is a

@@ -63,17 +63,18 @@ export class PreparedCall {
     if (r.blocks.length === 0) throw disposedError(`${op}: this prepared call was disposed`);
     if (r.owner !== s) throw disposedError(`${op}: this prepared call belongs to a wasm-gather module that was disposed; prepare it again`);
     for (let i = 0; i < r.residents.length; i++) live(r.residents[i][0], op, r.residents[i][1], s);
-    const buffer = s.memory.buffer;
-    for (let i = 0; i < r.copies.length; i++) {
-      const [to, x] = r.copies[i];
+    for (let i = 0; i < r.arrays.length; i++) {
+      const x = r.arrays[i];
       if (x.data.length !== x.length) { // a detached buffer's array has length 0
         throw new TypeError(`${op}: an array this call was prepared with was detached or resized since; prepare it again`);
       }
-      copyIn(buffer, to, x);
     }
+    const buffer = s.memory.buffer;
+    for (let i = 0; i < r.copies.length; i++) copyIn(buffer, r.copies[i][0], r.copies[i][1]);
     s.lastCallBytes = 0; // the block was allocated by prepare()
     const status = s.m._wg_call_rerun(s.pool, r.p.call);
     if (status !== s.codes.ok) throw failure(r.p, status, r.desc, r.planned.t, r.planned.negative);
+    if (r.js) return r.js.fn(new Uint32Array(s.memory.buffer, r.js.offsets, r.js.n)); // the JS path: its copies
     return deliverResult(r.p, r.b, r.planned.Type, r.outPtr, r.planned.opts);
   }
 
@@ -111,15 +112,16 @@ export function prepare(op, ...args) {
   const blocks = [p.call];
   try {
     prepareCalls(p);
-    const { planned, b, base, outPtr, copies } = planPrepared(p, desc, args);
+    const { planned, b, base, outPtr, copies, js, reads = [] } = planPrepared(p, desc, args);
     if (base) blocks.push(base);
-    for (const [, x] of copies) {
+    const arrays = [...copies.map(([, x]) => x), ...reads]; // each checked at each run
+    for (const x of arrays) {
       if (!ArrayBuffer.isView(x.data)) {
         throw new TypeError(`prepare: ${desc.name}: a prepared call reads its arrays at each run: give the indices as a TypedArray, not a plain array`);
       }
       x.length = x.data.length;
     }
-    return new PreparedCall({ owner: s, desc, p, planned, b, outPtr, copies, blocks, residents: residentsOf(desc, args) });
+    return new PreparedCall({ owner: s, desc, p, planned, b, outPtr, copies, js, arrays, blocks, residents: residentsOf(desc, args) });
   } catch (e) {
     for (const block of blocks) s.m._free(block);
     throw e;

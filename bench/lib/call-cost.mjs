@@ -106,7 +106,7 @@ export const C_CASES = [
     },
   },
   {
-    id: 'C7', target: 'one-shot', forms: ['plain'], workload: 'S5',
+    id: 'C7', target: 'one-shot', forms: ['plain', 'prepared'], workload: 'S5',
     title: 'scatterND S5 one-shot: 8 values into [64], data, indices [8, 1] and updates TypedArray tensors, a new array out',
     make(api, fx) {
       return { fn: api.scatterND, args: [fx.t5s.data, fx.t5s.indices, fx.t5s.updates, {}], result: (out) => out.data,

@@ -9,6 +9,7 @@ import { createRequire } from 'node:module';
 import {
   PreparedCall, dispose, gatherND, heapStats, indexReduce, init, prepare, scatter, scatterND, take, tensorScatter, upload,
 } from '../../js/index.mjs';
+import { forcePath, pathCounts } from '../../js/copy-plan.mjs';
 import { Rng } from '../lib/rng.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 
@@ -70,6 +71,46 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
       rt.dispose();
       outRes.dispose();
       assert.equal(heapStats().heapInUse, heap, 'wasm heap not restored');
+    });
+
+    test('one-shot calls on either path (the kernel, or JS copies from the arrays given): what the plain call gives', () => {
+      const rng = new Rng(43);
+      const table = { data: floats(rng, 200 * 16), shape: [200, 16] };
+      const ids = { data: ints(rng, 12, 200), shape: [12] };
+      const data = { data: floats(rng, 64 * 4), shape: [64, 4] };
+      const idx = { data: ints(rng, 10, 64), shape: [10, 1] };
+      const upd = { data: floats(rng, 40), shape: [10, 4] };
+      try {
+        for (const path of ['kernel', 'js']) {
+          forcePath(path);
+          const before = pathCounts[path];
+          const cases = [[take, [table, ids]], [scatterND, [data, idx, upd]]];
+          for (const [fn, args] of cases) {
+            const p = prepare(fn, ...args);
+            for (let r = 0; r < 3; r++) {
+              const got = p.run();
+              const want = fn(...args);
+              assert.ok(sameBytes(bytesOf(got.data), bytesOf(want.data)), `${fn.name} on the ${path} path, run ${r}`);
+              refill(rng, ids.data, 200);
+              refill(rng, table.data);
+              refill(rng, idx.data, 64);
+              refill(rng, data.data);
+            }
+            p.dispose();
+          }
+          assert.ok(pathCounts[path] > before, `the ${path} path was taken`);
+        }
+        // an array the JS path reads where it is, detached: refused
+        forcePath('js');
+        const buf = new ArrayBuffer(200 * 16 * 4);
+        const p = prepare(take, { data: new Float32Array(buf), shape: [200, 16] }, ids);
+        p.run();
+        structuredClone(buf, { transfer: [buf] });
+        assert.throws(() => p.run(), /^TypeError: take: an array this call was prepared with was detached or resized since/);
+        p.dispose();
+      } finally {
+        forcePath(null);
+      }
     });
 
     test('in place: a resident cache updated at each run (the decode write)', () => {
