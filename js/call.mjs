@@ -344,7 +344,7 @@ export function planPrepared(p, desc, args) {
   if (b.into.kind === 'resident') {
     throw new TypeError(`prepare: ${desc.name}: opts.resident would make a new tensor at each run; give opts.out a resident tensor to write into`);
   }
-  // The path a plain call would take: in JS, the run only resolves the offsets, into the block,
+  // The path a plain call would go: in JS, the run only resolves the offsets, into the block,
   // and js runs the copies from the caller's arrays (which stay out of wasm memory).
   const { t, L, w } = planned;
   const n = L.offsets >= 0 ? w[p.slot.offsets.shape] : 0;
