@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { choosePath, executePlan, executeScatterPlan } from './copy-plan.mjs';
+import { choosePath, copierOf, copyBlocks, executeScatterPlan } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -390,15 +390,17 @@ function runPlanInJs(s, desc, t, negative, target, Type, outLength, outBytes, ou
   return withOffsets(s, desc, t, negative, nblocks, planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks));
 }
 
-// What runPlanInJs does with the offsets: fn(offsets) -> the result (a prepared call keeps it).
+// What runPlanInJs does with the offsets: fn(offsets) -> the result (a prepared call keeps it,
+// and with it the views of the caller's data made here, once).
 function planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks) {
   const d = t.data;
+  // nblocks > 0 (choosePath): blocks of outBytes / nblocks bytes
+  const bb = outBytes / nblocks;
+  const c = copierOf(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes),
+    target.kind === 'array' ? target.array.byteOffset : 0, bb, Type.BYTES_PER_ELEMENT);
   return (offsets) => {
-    const src = new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes);
     const out = target.kind === 'array' ? target.array : new Type(outLength);
-    // nblocks > 0 (choosePath): blocks of outBytes / nblocks bytes
-    executePlan(offsets, nblocks, src, new Uint8Array(out.buffer, out.byteOffset, outBytes), outBytes / nblocks,
-      Type.BYTES_PER_ELEMENT, target.kind !== 'array');
+    copyBlocks(offsets, nblocks, c.words, c.view(out.buffer, out.byteOffset, outBytes), bb, c.width, target.kind !== 'array');
     return { data: out, shape: outShape };
   };
 }

@@ -28,7 +28,14 @@ function wordsOf(bytes, width) {
  */
 export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
   const width = wordWidth(src, dst, bb, elemSize);
-  const s = wordsOf(src, width), d = wordsOf(dst, width);
+  copyBlocks(offsets, n, wordsOf(src, width), wordsOf(dst, width), bb, width, zeroed);
+}
+
+/**
+ * executePlan's copies between word views made beforehand (s, d: of width-byte words, as
+ * copierOf gives them; a prepared call makes its source's once).
+ */
+export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
   const w = bb / width; // words per block
   const shift = width === 4 ? 2 : width === 2 ? 1 : 0;
   if (w === 1) {
@@ -61,9 +68,26 @@ export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
 
 // The widest word that divides the element (so every offset), the block and both arrays' alignment.
 function wordWidth(src, dst, bb, elemSize) {
+  return widthAt(src.byteOffset, dst.byteOffset, bb, elemSize);
+}
+function widthAt(srcOffset, dstOffset, bb, elemSize) {
   let width = Math.min(4, elemSize);
-  while (width > 1 && (bb % width || src.byteOffset % width || dst.byteOffset % width)) width >>= 1;
+  while (width > 1 && (bb % width || srcOffset % width || dstOffset % width)) width >>= 1;
   return width;
+}
+
+const WORDS = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
+
+/**
+ * For copies from src (a Uint8Array) in blocks of bb bytes of elemSize-byte elements into arrays
+ * at byte offset dstOffset: { width, words (src's word view), view(buffer, byteOffset, bytes) (a
+ * destination's) }, for copyBlocks.
+ */
+export function copierOf(src, dstOffset, bb, elemSize) {
+  const width = widthAt(src.byteOffset, dstOffset, bb, elemSize);
+  const T = WORDS[width];
+  return { width, words: new T(src.buffer, src.byteOffset, src.byteLength / width),
+    view: (buffer, byteOffset, bytes) => new T(buffer, byteOffset, bytes / width) };
 }
 
 /**

@@ -74,7 +74,10 @@ export class PreparedCall {
     s.lastCallBytes = 0; // the block was allocated by prepare()
     const status = s.m._wg_call_rerun(s.pool, r.p.call);
     if (status !== s.codes.ok) throw failure(r.p, status, r.desc, r.planned.t, r.planned.negative);
-    if (r.js) return r.js.fn(new Uint32Array(s.memory.buffer, r.js.offsets, r.js.n)); // the JS path: its copies
+    if (r.js) { // the JS path: its copies, from the offsets (a view kept while memory does not grow)
+      if (r.js.view?.buffer !== buffer) r.js.view = new Uint32Array(buffer, r.js.offsets, r.js.n);
+      return r.js.fn(r.js.view);
+    }
     return deliverResult(r.p, r.b, r.planned.Type, r.outPtr, r.planned.opts);
   }
 
