@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { choosePath, copierOf, copyBlocks, executeScatterPlan } from './copy-plan.mjs';
+import { choosePath, copierOf, copyBlocks, executeScatterPlan, wordView } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -194,24 +194,32 @@ export function resolveScatterRows(s, desc, args, apply) {
 // with the offsets (a Uint32Array of wasm memory, valid during the call), and its result returned.
 function withOffsets(s, desc, t, negative, n, fn) {
   const { m, codes } = s;
+  const { base, offsets, copyIndices } = offsetsBlock(s, desc, t, n);
+  try {
+    if (copyIndices) copyIn(s.memory.buffer, base, t.indices);
+    const status = m._wg_call_run(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    s.lastCallBytes = offsets - base + n * 4;
+    return fn(new Uint32Array(s.memory.buffer, offsets, n), n);
+  } finally {
+    m._free(base);
+  }
+}
+
+// The block of a call in the offsets mode, allocated and its addresses written into the record:
+// the indices unless resident (copyIndices: to copy at base), then the n offsets. Throws when
+// wasm memory cannot hold it.
+function offsetsBlock(s, desc, t, n) {
   const x = t.indices;
   const indexPart = x && x.ptr === undefined ? align16(x.bytes) : 0;
   const base = allocate(s, indexPart + n * 4);
   if (!base) {
     throw new RangeError(`${desc.name}: the indices and the call's plan of ${n} blocks need ${indexPart + n * 4} bytes, more than wasm memory can hold now`);
   }
-  try {
-    if (indexPart) copyIn(s.memory.buffer, base, x);
-    const offsets = base + indexPart;
-    // every call writes the offsets address (0 in the others): the next one copies
-    writeTensors(s, { indices: x ? x.ptr ?? base : 0, offsets });
-    const status = m._wg_call_run(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
-    s.lastCallBytes = indexPart + n * 4;
-    return fn(new Uint32Array(s.memory.buffer, offsets, n), n);
-  } finally {
-    m._free(base);
-  }
+  const offsets = base + indexPart;
+  // every call writes the offsets address (0 in the others): the next one copies
+  writeTensors(s, { indices: x ? x.ptr ?? base : 0, offsets });
+  return { base, offsets, copyIndices: indexPart > 0 };
 }
 
 /**
@@ -249,12 +257,12 @@ function layOut(s, desc, args, planned) {
   const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
   const needsBase = copied || wsBytes > 0 || into.kind === 'new' || into.kind === 'array';
-  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, wsPart, outPart, total, needsBase };
+  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
 }
 
 /**
- * Allocates the block of a call laid out by layOut (and a new resident output's own block):
- * { base, outPtr }, or throws, with nothing left allocated, when wasm memory cannot hold it.
+ * Allocates the block of a call laid out by layOut (and a new resident output's own block) into
+ * b.base and b.outPtr, or throws, with nothing left allocated, when wasm memory cannot hold it.
  */
 function allocateBlock(s, op, b) {
   const { m } = s;
@@ -267,7 +275,8 @@ function allocateBlock(s, op, b) {
     if (outPtr && b.into.kind === 'resident') m._free(outPtr);
     throw new RangeError(`${op}: the output [${b.outShape.join(', ')}] with the inputs needs ${b.total} bytes, more than wasm memory can hold now`);
   }
-  return { base, outPtr };
+  b.base = base;
+  b.outPtr = outPtr;
 }
 
 /**
@@ -315,7 +324,8 @@ export function callOp(s, desc, args) {
     return run(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
   }
   s.lastCallBytes = b.total - (into.kind === 'in-place' ? align16(outBytes) : 0);
-  const { base, outPtr } = allocateBlock(s, op, b);
+  allocateBlock(s, op, b);
+  const { base, outPtr } = b;
   let result;
   try {
     placeInputs(s, planned, b, base, outPtr);
@@ -349,17 +359,14 @@ export function planPrepared(p, desc, args) {
   const { t, L, w } = planned;
   const n = L.offsets >= 0 ? w[p.slot.offsets.shape] : 0;
   if (choosePath(t, b.into, desc.fromData ? 'write' : 'copy', desc.fromData ? t.updates?.bytes : b.outBytes, n, p.memory.buffer) === 'js') {
-    const x = t.indices;
-    const indexPart = x && x.ptr === undefined ? align16(x.bytes) : 0;
-    const base = allocate(p, indexPart + n * 4);
-    if (!base) throw new RangeError(`${desc.name}: the indices and the call's plan of ${n} blocks need ${indexPart + n * 4} bytes, more than wasm memory can hold now`);
-    writeTensors(p, { indices: x ? x.ptr ?? base : 0, offsets: base + indexPart });
+    const { base, offsets, copyIndices } = offsetsBlock(p, desc, t, n);
     const make = desc.fromData ? scatterInJs : planInJs;
-    const js = { offsets: base + indexPart, n, fn: make(p, t, b.into, planned.Type, b.outLength, b.outBytes, b.outShape, n) };
+    const js = { offsets, n, fn: make(p, t, b.into, planned.Type, b.outLength, b.outBytes, b.outShape, n) };
     const reads = [t.data, t.updates].filter((y) => y !== undefined && y.ptr === undefined); // read where they are
-    return { planned, b, base, outPtr: 0, copies: indexPart ? [[base, x]] : [], js, reads };
+    return { planned, b, base, outPtr: 0, copies: copyIndices ? [[base, t.indices]] : [], js, reads };
   }
-  const { base, outPtr } = allocateBlock(p, desc.name, b);
+  allocateBlock(p, desc.name, b);
+  const { base, outPtr } = b;
   const copies = [];
   placeInputs(p, planned, b, base, outPtr, copies);
   return { planned, b, base, outPtr, copies };
@@ -400,7 +407,7 @@ function planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks) {
     target.kind === 'array' ? target.array.byteOffset : 0, bb, Type.BYTES_PER_ELEMENT);
   return (offsets) => {
     const out = target.kind === 'array' ? target.array : new Type(outLength);
-    copyBlocks(offsets, nblocks, c.words, c.view(out.buffer, out.byteOffset, outBytes), bb, c.width, target.kind !== 'array');
+    copyBlocks(offsets, nblocks, c.words, wordView(out.buffer, out.byteOffset, outBytes, c.width), bb, c.width, target.kind !== 'array');
     return { data: out, shape: outShape };
   };
 }

@@ -13,11 +13,14 @@ export const ZERO_BLOCK = 0xffffffff;
 // subarray, whose fixed cost (making the subarray view) a loop of this length matches.
 const LOOP_WORDS = 16;
 
-// A view of the same bytes as `bytes` (a Uint8Array) with elements of `width` bytes.
-function wordsOf(bytes, width) {
+/** A view of `bytes` bytes of buffer from byteOffset, in elements of `width` bytes (1, 2 or 4). */
+export function wordView(buffer, byteOffset, bytes, width) {
   const T = width === 4 ? Uint32Array : width === 2 ? Uint16Array : Uint8Array;
-  return new T(bytes.buffer, bytes.byteOffset, bytes.byteLength / width);
+  return new T(buffer, byteOffset, bytes / width);
 }
+
+// A view of the same bytes as `bytes` (a Uint8Array) with elements of `width` bytes.
+const wordsOf = (bytes, width) => wordView(bytes.buffer, bytes.byteOffset, bytes.byteLength, width);
 
 /**
  * Copies the n blocks of bb bytes that offsets (a Uint32Array: byte offsets into src, or
@@ -27,13 +30,13 @@ function wordsOf(bytes, width) {
  * Bitwise: elements move as integers, never as floats (NaN payloads stay).
  */
 export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
-  const width = wordWidth(src, dst, bb, elemSize);
-  copyBlocks(offsets, n, wordsOf(src, width), wordsOf(dst, width), bb, width, zeroed);
+  const c = copierOf(src, dst.byteOffset, bb, elemSize);
+  copyBlocks(offsets, n, c.words, wordsOf(dst, c.width), bb, c.width, zeroed);
 }
 
 /**
- * executePlan's copies between word views made beforehand (s, d: of width-byte words, as
- * copierOf gives them; a prepared call makes its source's once).
+ * executePlan's copies between word views made beforehand (s, d: of width-byte words: copierOf's
+ * source, wordView's destination; a prepared call makes its source's once).
  */
 export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
   const w = bb / width; // words per block
@@ -76,18 +79,13 @@ function widthAt(srcOffset, dstOffset, bb, elemSize) {
   return width;
 }
 
-const WORDS = { 1: Uint8Array, 2: Uint16Array, 4: Uint32Array };
-
 /**
  * For copies from src (a Uint8Array) in blocks of bb bytes of elemSize-byte elements into arrays
- * at byte offset dstOffset: { width, words (src's word view), view(buffer, byteOffset, bytes) (a
- * destination's) }, for copyBlocks.
+ * at byte offset dstOffset: { width, words (src's view in words of width bytes) }, for copyBlocks.
  */
 export function copierOf(src, dstOffset, bb, elemSize) {
   const width = widthAt(src.byteOffset, dstOffset, bb, elemSize);
-  const T = WORDS[width];
-  return { width, words: new T(src.buffer, src.byteOffset, src.byteLength / width),
-    view: (buffer, byteOffset, bytes) => new T(buffer, byteOffset, bytes / width) };
+  return { width, words: wordsOf(src, width) };
 }
 
 /**

@@ -139,27 +139,33 @@ function checkNamespace(tf, fn) {
 
 const count = (table, key) => { table[key] = (table[key] ?? 0) + 1; };
 
-// Whether wasm-gather serves this call; otherwise the original kernel does (or an error says why not).
-function served(backend, dtype, indices, dtypes = DTYPES) {
-  return dtypes.has(dtype) && indices.dtype === 'int32' && getState() !== null &&
-    (typeof backend.typedArrayFromHeap === 'function' || backend.data?.get !== undefined);
+// Why wasm-gather does not serve this call ('dtype', 'indices', 'disposed' or 'backend', the first
+// that holds), or '' when it does; otherwise the original kernel does (or an error says why not).
+function unserved(backend, dtype, indices, dtypes = DTYPES) {
+  if (!dtypes.has(dtype)) return 'dtype';
+  if (indices.dtype !== 'int32') return 'indices';
+  if (getState() === null) return 'disposed';
+  if (typeof backend.typedArrayFromHeap !== 'function' && backend.data?.get === undefined) return 'backend';
+  return '';
 }
 
 // Hands a call wasm-gather does not serve to the kernel registered before; where there was none
 // (UnsortedSegmentSum on 'wasm'), throws saying why wasm-gather did not serve it.
-function fallback(original, key, args, kernelName, backendName, dtype, indices, dtypes = DTYPES) {
+function fallback(original, key, args, kernelName, backendName, dtype, indices, why, dtypes = DTYPES) {
   count(stats.fallbacks, key);
-  if (!original) throw new Error(notServed(kernelName, backendName, dtype, indices, dtypes));
+  if (!original) throw new Error(notServed(kernelName, backendName, dtype, indices, why, dtypes));
   return original.kernelFunc(args);
 }
 
-// Why served() said no (the first of its conditions that fails), for a call no other kernel takes.
-function notServed(kernelName, backendName, dtype, indices, dtypes) {
+// The words of unserved()'s reason, for a call no other kernel takes.
+function notServed(kernelName, backendName, dtype, indices, why, dtypes) {
   const none = `tfjs's ${backendName} backend has no ${kernelName} kernel of its own`;
-  if (!dtypes.has(dtype)) return `${kernelName}: no ${backendName} kernel for dtype ${dtype}: wasm-gather serves ${[...dtypes].join(', ').replace(/, ([^,]*)$/, ' and $1')}, and ${none}`;
-  if (indices.dtype !== 'int32') return `${kernelName}: no ${backendName} kernel for ${indices.dtype} indices: wasm-gather serves int32 ones, and ${none}`;
-  if (getState() === null) return `${kernelName}: wasm-gather was disposed (dispose()), and ${none}; call init() or registerKernels(tf) again`;
-  return `${kernelName}: wasm-gather cannot read this ${backendName} backend's tensors (it serves tfjs-backend-cpu's and tfjs-backend-wasm's), and ${none}`;
+  switch (why) {
+    case 'dtype': return `${kernelName}: no ${backendName} kernel for dtype ${dtype}: wasm-gather serves ${[...dtypes].join(', ').replace(/, ([^,]*)$/, ' and $1')}, and ${none}`;
+    case 'indices': return `${kernelName}: no ${backendName} kernel for ${indices.dtype} indices: wasm-gather serves int32 ones, and ${none}`;
+    case 'disposed': return `${kernelName}: wasm-gather was disposed (dispose()), and ${none}; call init() or registerKernels(tf) again`;
+    default: return `${kernelName}: wasm-gather cannot read this ${backendName} backend's tensors (it serves tfjs-backend-cpu's and tfjs-backend-wasm's), and ${none}`;
+  }
 }
 
 function gatherV2Kernel(tf, backendName, original, desc) {
@@ -167,7 +173,8 @@ function gatherV2Kernel(tf, backendName, original, desc) {
   const { util, backend_util: bu } = tf;
   return (args) => {
     const { inputs: { x, indices }, backend, attrs: { axis, batchDims } } = args;
-    if (!served(backend, x.dtype, indices)) return fallback(original, key, args, 'GatherV2', backendName, x.dtype, indices);
+    const why = unserved(backend, x.dtype, indices);
+    if (why) return fallback(original, key, args, 'GatherV2', backendName, x.dtype, indices, why);
     const parsedAxis = util.parseAxisParam(axis, x.shape)[0];
     const io = access(backend);
     let b = batchDims ?? 0;
@@ -190,7 +197,8 @@ function gatherNdKernel(tf, backendName, original, desc) {
   const prepareAndValidate = tf.backend_util.prepareAndValidate ?? tf.gather_util.prepareAndValidate;
   return (args) => {
     const { inputs: { params, indices }, backend } = args;
-    if (!served(backend, params.dtype, indices)) return fallback(original, key, args, 'GatherNd', backendName, params.dtype, indices);
+    const why = unserved(backend, params.dtype, indices);
+    if (why) return fallback(original, key, args, 'GatherNd', backendName, params.dtype, indices, why);
     const [resultShape, numSlices] = prepareAndValidate(params, indices);
     const io = access(backend);
     count(stats.calls, key);
@@ -230,7 +238,8 @@ function tupleScatterKernel(kernelName, reduce, dtypes, read) {
     return (args) => {
       const { inputs, backend, attrs } = args;
       const { data, shape, dtype } = read(inputs, attrs);
-      if (!served(backend, dtype, inputs.indices, dtypes)) return fallback(original, key, args, kernelName, backendName, dtype, inputs.indices, dtypes);
+      const why = unserved(backend, dtype, inputs.indices, dtypes);
+      if (why) return fallback(original, key, args, kernelName, backendName, dtype, inputs.indices, why, dtypes);
       const io = access(backend);
       count(stats.calls, key);
       try {
@@ -257,7 +266,8 @@ function unsortedSegmentSumKernel(tf, backendName, original, desc) {
   const key = `${backendName}/UnsortedSegmentSum`;
   return (args) => {
     const { inputs: { x, segmentIds }, backend, attrs: { numSegments } } = args;
-    if (!served(backend, x.dtype, segmentIds, NUMERIC)) return fallback(original, key, args, 'UnsortedSegmentSum', backendName, x.dtype, segmentIds, NUMERIC);
+    const why = unserved(backend, x.dtype, segmentIds, NUMERIC);
+    if (why) return fallback(original, key, args, 'UnsortedSegmentSum', backendName, x.dtype, segmentIds, why, NUMERIC);
     // tfjs-core checks only that it is an integer: a negative one is refused here, in its words
     if (numSegments < 0) throw new RangeError(`UnsortedSegmentSum: numSegments must not be negative, got ${numSegments}`);
     const io = access(backend);

@@ -111,9 +111,12 @@ wg_status wg_call_shape(wg_call* c) {
   return WG_OK;
 }
 
+/* The record holds the plan its shape query made for its op. */
+static int has_plan(const wg_call* c) { return c->op >= 0 && c->op < WG_OP_COUNT && c->planned == c->op + 1; }
+
 wg_status wg_call_run(wg_pool* pool, wg_call* c) {
   wg_plan* plan = (wg_plan*)(void*)c->plan.words;
-  int planned = c->op >= 0 && c->planned == c->op + 1;
+  int planned = has_plan(c);
   c->planned = 0; /* a plan serves one run */
   if (!planned) {
     wg_status st = plan_call(c, plan);
@@ -123,9 +126,7 @@ wg_status wg_call_run(wg_pool* pool, wg_call* c) {
 }
 
 wg_status wg_call_rerun(wg_pool* pool, wg_call* c) {
-  if (c->op < 0 || c->op >= WG_OP_COUNT || c->planned != c->op + 1) {
-    return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
+  if (!has_plan(c)) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   return wg_run_plan(pool, (wg_plan*)(void*)c->plan.words, c, &c->err);
 }
 

@@ -6,10 +6,11 @@
 
 #include <stdlib.h>
 
-static void run_serial(wg_task_fn fn, void* ctx, size_t range, size_t tile) {
-  for (size_t start = 0; start < range; start += tile) {
-    fn(ctx, start, range - start < tile ? range - start : tile);
-  }
+/* On the caller alone, the whole range in one call: a tile is what threads hand out, and fn takes
+ * any range (a small run then makes one call a stage, not one a tile: a one-row update's apply
+ * stage had 16, one a part of the output it may have). */
+static void run_serial(wg_task_fn fn, void* ctx, size_t range) {
+  if (range) fn(ctx, 0, range);
 }
 
 #ifdef WG_NO_THREADS
@@ -26,7 +27,8 @@ size_t wg_pool_parallel_threshold(const wg_pool* pool) { (void)pool; return SIZE
 void wg_pool_destroy(wg_pool* pool) { (void)pool; }
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile) {
   (void)pool;
-  run_serial(fn, ctx, range, tile ? tile : 1);
+  (void)tile;
+  run_serial(fn, ctx, range);
 }
 
 #else
@@ -243,7 +245,7 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   /* One job at a time: a second caller (another thread, or a task calling back into the pool)
    * runs its job on its own thread. */
   if (pool == NULL || tiles <= 1 || atomic_exchange(&pool->busy, 1)) {
-    run_serial(fn, ctx, range, tile);
+    run_serial(fn, ctx, range);
     return;
   }
 #ifdef WG_TEST_HOOKS

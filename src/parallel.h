@@ -5,7 +5,8 @@
 #include "wasm_gather.h"
 
 /* fn(ctx, start, count) handles items [start, start + count). Tiles are handed out dynamically;
- * the caller thread takes tiles too and returns when every tile is done. */
+ * the caller thread takes tiles too and returns when every tile is done. On the caller alone (a
+ * NULL pool, one tile, or a pool busy with another caller's job) fn gets the whole range at once. */
 typedef void (*wg_task_fn)(void* ctx, size_t start, size_t count);
 
 /* Bytes of output a tile should make: large enough to amortize handing it out, small enough to

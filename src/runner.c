@@ -132,10 +132,7 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     if (!(plan->stages[i].kind->when & when)) continue;
     stage_run r = {.stage = &plan->stages[i]};
     atomic_init(&r.failed, 0);
-    /* On the caller alone, a stage's items in one tile: a tile is what threads hand out, and
-     * every stage runs any range of its items; a small call then makes one call a stage, not
-     * one a tile (a one-row update had 16, one a part of the output it may have). */
-    if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, p ? r.stage->tile : r.stage->range);
+    if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, r.stage->tile);
     failed = atomic_load(&r.failed);
   }
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and

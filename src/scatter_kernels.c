@@ -23,41 +23,34 @@
  * gcc did, for the loop with an items list and the one without (a part's items over threads, all
  * items on one thread): a bfloat16 product of a NaN and a NaN of the other sign then differed
  * between 1 thread and 16 (tests/native/test_scatter_kernels.c pins every loop to this rule). */
-static inline float quiet_f32(float x) {
-  uint32_t u;
-  memcpy(&u, &x, sizeof u);
-  u |= 0x00400000u;
-  memcpy(&x, &u, sizeof u);
-  return x;
-}
-static inline double quiet_f64(double x) {
-  uint64_t u;
-  memcpy(&u, &x, sizeof u);
-  u |= 0x0008000000000000ull;
-  memcpy(&x, &u, sizeof u);
-  return x;
-}
-#define QUIET(x) _Generic((x), float: quiet_f32, double: quiet_f64)(x)
-#define NAN_RULE(r, a, u) ((r) == (r) ? (r) : (a) != (a) ? QUIET(a) : (u) != (u) ? QUIET(u) : (r))
-static inline float add_f(float a, float u) { return NAN_RULE(a + u, a, u); }
-static inline double add_d(double a, double u) { return NAN_RULE(a + u, a, u); }
-static inline float mul_f(float a, float u) { return NAN_RULE(a * u, a, u); }
-static inline double mul_d(double a, double u) { return NAN_RULE(a * u, a, u); }
-#define ADD_F(a, u) _Generic((a), float: add_f, double: add_d)(a, u)
-#define MUL_F(a, u) _Generic((a), float: mul_f, double: mul_d)(a, u)
+#define DEFINE_NAN_RULE(T, BITS, QUIET_BIT)                                                    \
+  static inline T quiet_##T(T x) { /* the quiet bit set, as an instruction sets it */           \
+    BITS b;                                                                                     \
+    memcpy(&b, &x, sizeof b);                                                                   \
+    b |= QUIET_BIT;                                                                             \
+    memcpy(&x, &b, sizeof b);                                                                   \
+    return x;                                                                                   \
+  }                                                                                             \
+  static inline T nan_rule_##T(T r, T a, T u) {                                                 \
+    return r == r ? r : a != a ? quiet_##T(a) : u != u ? quiet_##T(u) : r;                      \
+  }                                                                                             \
+  static inline T add_##T(T a, T u) { return nan_rule_##T(a + u, a, u); }                       \
+  static inline T mul_##T(T a, T u) { return nan_rule_##T(a * u, a, u); }
+DEFINE_NAN_RULE(float, uint32_t, 0x00400000u)
+DEFINE_NAN_RULE(double, uint64_t, 0x0008000000000000ull)
 
 /* add and mul: integers in uint64_t, whose low bits are the wrapped result at every width (no
  * signed overflow); floats in the type, or in float32 and rounded back. */
 #define ADD_INT(T, a, b) (T)((uint64_t)(a) + (uint64_t)(b))
 #define ADD_UINT ADD_INT
-#define ADD_FLOAT(T, a, b) (T)ADD_F(a, b)
-#define ADD_HALF(T, a, b) STORE_HALF(add_f(LOAD_HALF(a), LOAD_HALF(b)))
-#define ADD_BHALF(T, a, b) STORE_BHALF(add_f(LOAD_BHALF(a), LOAD_BHALF(b)))
+#define ADD_FLOAT(T, a, b) add_##T(a, b)
+#define ADD_HALF(T, a, b) STORE_HALF(add_float(LOAD_HALF(a), LOAD_HALF(b)))
+#define ADD_BHALF(T, a, b) STORE_BHALF(add_float(LOAD_BHALF(a), LOAD_BHALF(b)))
 #define MUL_INT(T, a, b) (T)((uint64_t)(a) * (uint64_t)(b))
 #define MUL_UINT MUL_INT
-#define MUL_FLOAT(T, a, b) (T)MUL_F(a, b)
-#define MUL_HALF(T, a, b) STORE_HALF(mul_f(LOAD_HALF(a), LOAD_HALF(b)))
-#define MUL_BHALF(T, a, b) STORE_BHALF(mul_f(LOAD_BHALF(a), LOAD_BHALF(b)))
+#define MUL_FLOAT(T, a, b) mul_##T(a, b)
+#define MUL_HALF(T, a, b) STORE_HALF(mul_float(LOAD_HALF(a), LOAD_HALF(b)))
+#define MUL_BHALF(T, a, b) STORE_BHALF(mul_float(LOAD_BHALF(a), LOAD_BHALF(b)))
 
 /* max and min (torch's rule, scatter_reduce_ amax / amin): a NaN update always wins, a NaN in
  * place included; otherwise the update wins if it is strictly beyond the value in place, unless
