@@ -8,7 +8,9 @@
 // output is checked bitwise against the reference before it is timed, and hashed, so the report
 // can show the same bits at every thread count.
 // Called by bench/run.mjs (runGroup: its measuring loop), which writes the rows into results.json.
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
+import { fileURLToPath } from 'node:url';
 import * as api from '../js/index.mjs';
 import { getState } from '../js/state.mjs';
 import { caller } from '../common/op-caller.mjs';
@@ -102,6 +104,21 @@ function runners(cases, threads) {
   });
 }
 
+// What the workers cost: from nothing loaded to the first op run, and the process's resident
+// memory then, in a fresh process at each thread count (bench/lib/init-time.mjs), the median of a
+// few. The P report sets them beside the speed-ups, which is what the default thread count
+// (js/loader.mjs) is chosen from.
+const INIT_RUNS = 5;
+function workerCosts(counts, quick) {
+  const script = fileURLToPath(new URL('./lib/init-time.mjs', import.meta.url));
+  const median = (xs) => xs.sort((a, b) => a - b)[xs.length >> 1];
+  return counts.map((threads) => {
+    const runs = Array.from({ length: quick ? 1 : INIT_RUNS }, () =>
+      JSON.parse(execFileSync(process.execPath, [script, 'simd-threaded', String(threads)], { encoding: 'utf8' })));
+    return { threads, pool: runs[0].threads, initMs: median(runs.map((r) => r.ms)), rssBytes: median(runs.map((r) => r.rssBytes)) };
+  });
+}
+
 /** Runs the P suite: { results (rows of suite P), pWorkloads, pRun }. */
 export async function runThreadSuite({ cores, quick, runGroup, log, wCases }) {
   const cases = [...gatherCases(wCases), ...scatterCases(log)];
@@ -128,6 +145,7 @@ export async function runThreadSuite({ cores, quick, runGroup, log, wCases }) {
   return {
     results,
     pWorkloads: cases.map((c) => c.row),
-    pRun: { machine: { cpu, cores, node: process.version }, threads: counts, parallelThreshold: threshold },
+    pRun: { machine: { cpu, cores, node: process.version }, threads: counts, parallelThreshold: threshold,
+      workers: workerCosts(counts, quick) },
   };
 }

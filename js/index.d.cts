@@ -193,7 +193,7 @@ export interface InitOptions {
    * run gives 'simd' on one thread and one console warning saying why.
    */
   variant?: Variant;
-  /** Threads in all, the caller included. Default: the machine's cores, at most 4. */
+  /** Threads in all, the caller included (1-64). Default: the machine's cores, at most 16 in Node and Bun, 4 in a browser. */
   threads?: number;
   /**
    * A precompiled module (required in edge runtimes that forbid compiling; instantiated

@@ -108,13 +108,25 @@ export function warnOnce(message) {
 const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 1, 123, 3, 2, 1, 0,
   10, 10, 1, 8, 0, 65, 0, 253, 15, 253, 98, 11]);
 
+// The threads init() starts when not told (docs/environments.md, "How many threads"). Node and
+// Bun: the cores, up to the 16 measured: on 16 cores every doubling of the threads up to 16 sped
+// up the P suite's large calls, 1.5-2x from 8 to 16, for about 10 MB and a few ms of init a
+// worker (docs/benchmarks.md, P). A browser: at most 4, as before; its cores were not measured
+// past 2, its hardwareConcurrency counts logical processors, and the page's own thread spins
+// while a call runs.
+const MOST_THREADS_BY_DEFAULT = { node: 16, browser: 4 };
+
 async function defaultThreads(env) {
-  let cores = globalThis.navigator?.hardwareConcurrency;
-  if (!cores && env.isNode) {
+  let cores, most;
+  if (env.isNode) {
     const os = await hostImport('node:os');
     cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+    most = MOST_THREADS_BY_DEFAULT.node;
+  } else {
+    cores = globalThis.navigator?.hardwareConcurrency;
+    most = MOST_THREADS_BY_DEFAULT.browser;
   }
-  return Math.max(1, Math.min(4, cores || 1));
+  return Math.max(1, Math.min(most, cores || 1));
 }
 
 /** Which build a Module is: the threaded one imports its (shared) memory, the other makes its own. */

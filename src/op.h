@@ -22,6 +22,9 @@ typedef struct wg_stage_kind {
   void (*bind)(void* job, const wg_call* c, size_t threads);
   int (*run)(void* job, size_t start, size_t count);
   int when; /* WG_STAGE_IN_RUN, WG_STAGE_IN_OFFSETS or both: the runs the runner gives it */
+  /* optional: the items of this run, once bound, where they depend on the threads (at most the
+   * planned range; 0 skips the stage); NULL: the planned range */
+  size_t (*range)(const void* job, size_t planned);
 } wg_stage_kind;
 
 /* A call runs either its plan into out (a run), or only the plan's offsets into the call's

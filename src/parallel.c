@@ -5,6 +5,7 @@
 #include "parallel.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* On the caller alone, the whole range in one call: a tile is what threads hand out, and fn takes
  * any range (a small run then makes one call a stage, not one a tile: a one-row update's apply
@@ -107,23 +108,29 @@ static int64_t now_ns(void) {
 #define TILE(s) ((uint32_t)(s))
 #define CLOSED UINT32_MAX /* the tile of a generation whose job is over: beyond any tile count */
 
+/* The two words every tile writes (the claim and the count of tiles done) each have a cache line
+ * of their own, apart from the job's fields that every tile reads: on one line, each claim made
+ * the other threads miss on the job's fields too, and the count's writes on the claims. */
+#define WG_CACHE_LINE 64
+
 struct wg_pool {
-  size_t workers; /* threads besides the caller */
+  _Alignas(WG_CACHE_LINE) _Atomic uint64_t state;
+  _Alignas(WG_CACHE_LINE) atomic_size_t completed; /* tiles of the current job that are done */
+  /* The current job: written by the caller between closing the old generation and publishing
+   * the new one, and read by a worker only after it claimed a tile of the new one. */
+  _Alignas(WG_CACHE_LINE) _Atomic uint32_t tiles; /* < CLOSED */
+  wg_task_fn fn;
+  void* ctx;
+  size_t range, tile;
+  atomic_int stop; /* read with the state by spinning workers */
+  /* set up once, and what the caller alone uses */
+  _Alignas(WG_CACHE_LINE) size_t workers; /* threads besides the caller */
   size_t parallel_threshold;
   pthread_t* threads;
   pthread_mutex_t mutex;
   pthread_cond_t wake;
-  atomic_int stop;
   atomic_int busy;       /* a caller is running a job */
   atomic_size_t started; /* workers that have entered worker_main */
-  _Atomic uint64_t state;
-  atomic_size_t completed; /* tiles of the current job that are done */
-  /* The current job: written by the caller between closing the old generation and publishing
-   * the new one, and read by a worker only after it claimed a tile of the new one. */
-  _Atomic uint32_t tiles; /* < CLOSED */
-  wg_task_fn fn;
-  void* ctx;
-  size_t range, tile;
 };
 
 /* Claims and runs tiles of job `gen` until none is left or the job is no longer current. */
@@ -191,8 +198,9 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
   if (out == NULL) return WG_ERR_INVALID_ARGUMENT;
   *out = NULL;
   if (threads <= 1) return WG_OK;
-  wg_pool* pool = calloc(1, sizeof *pool);
+  wg_pool* pool = aligned_alloc(WG_CACHE_LINE, sizeof *pool); /* a multiple of its alignment */
   if (pool == NULL) return WG_ERR_OUT_OF_MEMORY;
+  memset(pool, 0, sizeof *pool);
   pool->threads = calloc(threads - 1, sizeof *pool->threads);
   if (pool->threads == NULL || !init_sync(pool)) {
     free(pool->threads);

@@ -22,6 +22,17 @@ static void run_tile(void* ctx, size_t start, size_t count) {
 
 static int present(const wg_tensor* t) { return t->dtype != WG_DTYPE_NONE; }
 
+/* A stage's tile on this many threads: where its planned tiles are fewer than a few a thread (a
+ * small output: W4a's 64 KiB was 4 tiles, so that 16 threads ran slower than 4), smaller ones, but
+ * no smaller than a sixteenth of the planned tile. Any tiling gives the same result. */
+#define TILES_A_THREAD 4
+static size_t balanced_tile(size_t tile, size_t range, size_t threads) {
+  size_t want = threads * TILES_A_THREAD;
+  if (threads <= 1 || tile <= 1 || range / tile >= want) return tile;
+  size_t t = (range - 1) / want + 1, least = (tile - 1) / 16 + 1;
+  return t > least ? t : least;
+}
+
 /* Every address the run reads or writes is set: the indices whenever there are any (the
  * out-of-range scan reads them), the other inputs and the output when the output is not empty
  * (in the offsets mode, the offsets instead of the data and the output), the workspace when the
@@ -132,7 +143,8 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     if (!(plan->stages[i].kind->when & when)) continue;
     stage_run r = {.stage = &plan->stages[i]};
     atomic_init(&r.failed, 0);
-    if (r.stage->range) wg_parallelize_1d(p, run_tile, &r, r.stage->range, r.stage->tile);
+    size_t range = r.stage->kind->range ? r.stage->kind->range(r.stage->job, r.stage->range) : r.stage->range;
+    if (range) wg_parallelize_1d(p, run_tile, &r, range, balanced_tile(r.stage->tile, range, threads));
     failed = atomic_load(&r.failed);
   }
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and

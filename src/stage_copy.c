@@ -83,7 +83,7 @@ static void bind_blocks(void* ctx, const wg_call* c, size_t threads) {
   if (job->negative != WG_NEGATIVE_WRAP) job->kernels.fused = NULL;
 }
 
-const wg_stage_kind wg_stage_block_copy = {bind_blocks, run_blocks, WG_STAGE_IN_RUN | WG_STAGE_IN_OFFSETS};
+const wg_stage_kind wg_stage_block_copy = {bind_blocks, run_blocks, WG_STAGE_IN_RUN | WG_STAGE_IN_OFFSETS, NULL};
 
 void wg_plan_block_copy(wg_plan* plan, wg_block_job* job, size_t first_dim) {
   size_t total = job->nblocks * job->block_bytes; /* the output's size: the engine checks it fits */

@@ -131,7 +131,7 @@ static void bind_slices(void* ctx, const wg_call* c, size_t threads) {
   t->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
 }
 
-const wg_stage_kind wg_stage_dequant = {bind_slices, run_slices, WG_STAGE_IN_RUN};
+const wg_stage_kind wg_stage_dequant = {bind_slices, run_slices, WG_STAGE_IN_RUN, NULL};
 
 void wg_plan_dequant(wg_plan* plan, wg_dequant_job* job, size_t first_dim) {
   plan->check = (wg_index_check){.depth = 1, .dim_sizes = &job->axis_size, .first_dim = first_dim};

@@ -32,62 +32,94 @@ static int resolve_pieces(const wg_scatter_job* job, size_t q0, size_t n, piece_
   return 1;
 }
 
-/* 1. Each chunk's destinations, and with parts, how many of them each part receives (direct:
- * nothing to do). */
-static int run_resolve(void* ctx, size_t start, size_t count) {
+/* Where an item's update row starts (in elements of updates). */
+static size_t item_source(const wg_scatter_job* job, const size_t* srcs, size_t q) {
+  return srcs ? srcs[q] : q * job->src_step;
+}
+
+/* Chunk c's part starts: starts[p] .. starts[p + 1] are part p's items, counted from the chunk's
+ * first item (parts + 1 of them). */
+static size_t* part_starts(const wg_scatter_job* job, size_t c) {
+  return ws_array(job, job->ws_counts) + c * (job->max_parts + 1);
+}
+
+/* The placing loops of a chunk's n items, dest[j] its destinations (the job's fields in locals:
+ * the stores alias them). next[p]: where part p's next item goes. */
+static void place_order(size_t* restrict order, size_t* restrict next, const size_t* restrict dest, size_t n,
+                        unsigned shift, size_t q0) {
+  for (size_t j = 0; j < n; ++j) {
+    size_t d = dest[j];
+    if (d != WG_ZERO_BLOCK) order[next[d >> shift]++] = q0 + j;
+  }
+}
+
+/* Short rows: the destinations into sorted[], and each item's row (row_bytes, under
+ * WG_SCATTER_MIN_GROUPED_ROW) from src + j * stride bytes, or with srcs from base + srcs[j]
+ * elements, into rows[] (NULL: the value form, nothing to copy). The common widths inline. */
+#define PLACE_ROWS(WIDTH)                                                           \
+  for (size_t j = 0; j < n; ++j) {                                                  \
+    size_t d = dest[j];                                                             \
+    if (d == WG_ZERO_BLOCK) continue;                                               \
+    size_t k = next[d >> shift]++;                                                  \
+    sorted[k] = d;                                                                  \
+    const uint8_t* from = srcs ? base + srcs[j] * elem_bytes : base + j * stride;   \
+    memcpy(rows + k * (WIDTH), from, (WIDTH));                                      \
+  }
+static void place_rows(size_t* restrict sorted, uint8_t* restrict rows, size_t* restrict next,
+                       const size_t* restrict dest, size_t n, unsigned shift, const uint8_t* base,
+                       size_t stride, const size_t* restrict srcs, size_t elem_bytes, size_t row_bytes) {
+  if (!rows) {
+    for (size_t j = 0; j < n; ++j) {
+      size_t d = dest[j];
+      if (d != WG_ZERO_BLOCK) sorted[next[d >> shift]++] = d;
+    }
+    return;
+  }
+  switch (row_bytes) {
+    case 1: PLACE_ROWS(1) break;
+    case 2: PLACE_ROWS(2) break;
+    case 4: PLACE_ROWS(4) break;
+    case 8: PLACE_ROWS(8) break;
+    default: PLACE_ROWS(row_bytes)
+  }
+}
+#undef PLACE_ROWS
+
+/* 1. Sort (over chunks): each chunk's destinations resolved, then, with parts, its items sorted
+ * by part, stably, in the chunk's own range: while they are in cache, and with no stage between
+ * (a part's items are then its run in each chunk, chunk after chunk). Long rows are sorted as
+ * item numbers (order[]); short ones (sorts_rows) as their destinations and a copy of their
+ * update rows, so that a part reads its items in a stream, not a cache line of two arrays an
+ * item. */
+static int run_sort(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
+  const size_t parts = job->parts;
+  const unsigned shift = job->part_shift;
   for (size_t c = start; c < start + count; ++c) {
     size_t q0, n = chunk_range(job, c, &q0);
     size_t* dest = ws_array(job, job->ws_dest) + q0;
-    size_t* src = job->src_map ? ws_array(job, job->ws_src) + q0 : NULL;
-    if (!job->resolve(job, q0, n, dest, src)) return 0;
-    if (job->parts > 1) {
-      size_t* counts = ws_array(job, job->ws_counts) + c * job->max_parts;
-      memset(counts, 0, job->parts * sizeof *counts);
-      for (size_t j = 0; j < n; ++j) {
-        if (dest[j] != WG_ZERO_BLOCK) counts[dest[j] >> job->part_shift]++;
-      }
-    }
-  }
-  return 1;
-}
-
-/* Where part p's items start in order[], and how many there are. */
-static size_t part_start(const wg_scatter_job* job, size_t p, size_t* size) {
-  const size_t* counts = ws_array(job, job->ws_counts);
-  size_t start = 0, n = 0;
-  for (size_t c = 0; c < job->chunks; ++c) {
-    for (size_t k = 0; k < p; ++k) start += counts[c * job->max_parts + k];
-    n += counts[c * job->max_parts + p];
-  }
-  *size = n;
-  return start;
-}
-
-/* 2. The stable counting sort: chunk c's items go after those of earlier chunks in each part. */
-static int run_place(void* ctx, size_t start, size_t count) {
-  const wg_scatter_job* job = ctx;
-  if (job->parts <= 1) return 1;
-  const size_t* counts = ws_array(job, job->ws_counts);
-  size_t* order = ws_array(job, job->ws_order);
-  for (size_t c = start; c < start + count; ++c) {
-    /* part p's items start after those of parts before it; chunk c's, after earlier chunks' */
-    size_t next[WG_SCATTER_MAX_PARTS], at = 0;
-    for (size_t p = 0; p < job->parts; ++p) {
-      size_t before = 0, total = 0;
-      for (size_t e = 0; e < job->chunks; ++e) {
-        size_t k = counts[e * job->max_parts + p];
-        total += k;
-        if (e < c) before += k;
-      }
-      next[p] = at + before;
-      at += total;
-    }
-    size_t q0, n = chunk_range(job, c, &q0);
-    const size_t* dest = ws_array(job, job->ws_dest) + q0;
+    size_t* srcs = job->src_map ? ws_array(job, job->ws_src) + q0 : NULL;
+    if (!job->resolve(job, q0, n, dest, srcs)) return 0;
+    if (parts <= 1) continue; /* one part: the items in order */
+    size_t* restrict starts = part_starts(job, c);
+    memset(starts, 0, (parts + 1) * sizeof *starts);
     for (size_t j = 0; j < n; ++j) {
-      if (dest[j] != WG_ZERO_BLOCK) order[next[dest[j] >> job->part_shift]++] = q0 + j;
+      size_t d = dest[j];
+      if (d != WG_ZERO_BLOCK) starts[(d >> shift) + 1]++;
     }
+    size_t next[WG_SCATTER_MAX_PARTS];
+    for (size_t p = 0; p < parts; ++p) {
+      starts[p + 1] += starts[p];
+      next[p] = q0 + starts[p];
+    }
+    if (!job->sorts_rows) {
+      place_order(ws_array(job, job->ws_order), next, dest, n, shift, q0);
+      continue;
+    }
+    size_t eb = job->elem_bytes;
+    place_rows(ws_array(job, job->ws_sorted_dest), job->ws_sorted_rows ? job->workspace + job->ws_sorted_rows : NULL,
+               next, dest, n, shift, srcs ? job->updates : job->updates + q0 * job->src_step * eb,
+               job->src_step * eb, srcs, eb, job->row_elems * eb);
   }
   return 1;
 }
@@ -98,11 +130,14 @@ static uint32_t* hits_of(const wg_scatter_job* job) {
 
 /* An item applied to its destination row r from its source row at element `first`, counted
  * (hits: the mean, include_self 0). */
-static inline void apply_item(const wg_scatter_job* job, size_t r, size_t first, uint32_t* hits) {
+static inline void apply_item(const wg_scatter_job* job, size_t r, const uint8_t* src, uint32_t* hits) {
   uint8_t* dst = job->out + r * job->row_elems * job->elem_bytes;
   if (hits && hits[r]++ == 0 && !job->include_self) job->kernels.identity(dst, job->row_elems);
-  job->kernels.reduce(dst, job->updates + first * job->elem_bytes, job->row_elems,
-                      job->src_map || job->src_step ? 1 : 0);
+  job->kernels.reduce(dst, src, job->row_elems, job->src_map || job->src_step ? 1 : 0);
+}
+
+static const uint8_t* source_row(const wg_scatter_job* job, size_t first) {
+  return job->updates + first * job->elem_bytes;
 }
 
 /* Direct: a piece of items applied from the stack, in order. */
@@ -114,25 +149,52 @@ static void apply_piece(const wg_scatter_job* job, size_t q0, size_t k, const si
     return;
   }
   for (size_t j = 0; j < k; ++j) {
-    if (dest[j] != WG_ZERO_BLOCK) apply_item(job, dest[j], job->src_map ? src[j] : (q0 + j) * job->src_step, hits);
+    if (dest[j] != WG_ZERO_BLOCK) apply_item(job, dest[j], source_row(job, job->src_map ? src[j] : (q0 + j) * job->src_step), hits);
   }
 }
 
-/* Part p's items (nitems > 0), in order, as the sort placed them. Returns 0 at a bad index
- * (never: the resolve stage checked them). */
-static int apply_items(const wg_scatter_job* job, size_t p, uint32_t* hits) {
+/* Items applied in order: item k is q = order ? order[k] : first + k (with counts: hits). */
+static void apply_run(const wg_scatter_job* job, const size_t* order, size_t first, size_t n, uint32_t* hits) {
   const size_t* dest = ws_array(job, job->ws_dest);
   const size_t* srcs = job->src_map ? ws_array(job, job->ws_src) : NULL;
-  size_t n = job->nitems;
-  const size_t* order = NULL; /* one part: every item, in order */
-  if (job->parts > 1) order = ws_array(job, job->ws_order) + part_start(job, p, &n);
   if (!hits) {
-    job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
-    return 1;
+    if (order) job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
+    else job->kernels.apply(job->out, job->updates, dest + first, NULL, srcs ? srcs + first : NULL, n, job->row_elems,
+                            job->src_step); /* not reached with parts; one part: first 0 */
+    return;
   }
   for (size_t k = 0; k < n; ++k) {
-    size_t q = order ? order[k] : k;
-    if (dest[q] != WG_ZERO_BLOCK) apply_item(job, dest[q], srcs ? srcs[q] : q * job->src_step, hits);
+    size_t q = order ? order[k] : first + k;
+    if (dest[q] != WG_ZERO_BLOCK) apply_item(job, dest[q], source_row(job, item_source(job, srcs, q)), hits);
+  }
+}
+
+/* Short rows sorted: the destinations sorted[0 .. n) and their rows (the value form: updates). */
+static void apply_sorted_rows(const wg_scatter_job* job, size_t first, size_t n, uint32_t* hits) {
+  const size_t* sorted = ws_array(job, job->ws_sorted_dest) + first;
+  size_t row_bytes = job->row_elems * job->elem_bytes, step = job->ws_sorted_rows ? job->row_elems : 0;
+  const uint8_t* rows = step ? job->workspace + job->ws_sorted_rows + first * row_bytes : job->updates;
+  if (!hits) {
+    job->kernels.apply(job->out, rows, sorted, NULL, NULL, n, job->row_elems, step);
+    return;
+  }
+  for (size_t k = 0; k < n; ++k) apply_item(job, sorted[k], rows + (step ? k * row_bytes : 0), hits);
+}
+
+/* Part p's items (nitems > 0), in order: its run in each chunk, chunk after chunk, as the sort
+ * placed them; one part: every item. Returns 0 at a bad index (never: the sort stage checked
+ * them). */
+static int apply_items(const wg_scatter_job* job, size_t p, uint32_t* hits) {
+  if (job->parts <= 1) {
+    apply_run(job, NULL, 0, job->nitems, hits);
+    return 1;
+  }
+  for (size_t c = 0; c < job->chunks; ++c) {
+    const size_t* starts = part_starts(job, c);
+    size_t first = c * job->chunk_items + starts[p], n = starts[p + 1] - starts[p];
+    if (n == 0) continue;
+    if (job->sorts_rows) apply_sorted_rows(job, first, n, hits);
+    else apply_run(job, ws_array(job, job->ws_order) + first, 0, n, hits);
   }
   return 1;
 }
@@ -254,6 +316,7 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   job->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
   job->workspace = c->tensors[WG_TENSOR_workspace].ptr;
   job->offsets = job->offers_offsets ? c->tensors[WG_TENSOR_offsets].ptr : NULL;
+  job->direct = threads < job->sort_threads;
   /* A few parts a thread, for balance; any number gives the same result. */
   size_t parts = threads > 1 && !job->direct ? threads * 4 : 1;
   job->pipeline = threads > 1 && job->direct && job->slabs == 1 && job->chunks > 1 && job->workspace && !job->offsets;
@@ -271,11 +334,23 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   wg_pick_reduce(c->tensors[WG_TENSOR_data].dtype, job->reduce, &job->kernels); /* checked by the plan */
 }
 
-const wg_stage_kind wg_stage_scatter_resolve = {bind_scatter, run_resolve, WG_STAGE_IN_RUN};
-const wg_stage_kind wg_stage_scatter_place = {bind_scatter, run_place, WG_STAGE_IN_RUN};
-const wg_stage_kind wg_stage_scatter_apply = {bind_scatter, run_apply, WG_STAGE_IN_RUN};
-const wg_stage_kind wg_stage_scatter_copy = {bind_scatter, run_copy, WG_STAGE_IN_RUN};
-const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets, WG_STAGE_IN_OFFSETS};
+/* The stages' items once bound: a plan that may sort has the sort's stages, which a run on too
+ * few threads to sort skips, and an apply stage for either (planned: the larger range). */
+static size_t sort_range(const void* ctx, size_t planned) {
+  return ((const wg_scatter_job*)ctx)->direct ? 0 : planned;
+}
+
+static size_t apply_range(const void* ctx, size_t planned) {
+  const wg_scatter_job* job = ctx;
+  if (job->slabs > 1) return planned;
+  if (!job->direct) return job->max_parts;
+  return job->keeps ? job->chunks + 1 : 1; /* tile 0 applies; with a pipeline, tiles 1 .. chunks resolve */
+}
+
+const wg_stage_kind wg_stage_scatter_sort = {bind_scatter, run_sort, WG_STAGE_IN_RUN, sort_range};
+const wg_stage_kind wg_stage_scatter_apply = {bind_scatter, run_apply, WG_STAGE_IN_RUN, apply_range};
+const wg_stage_kind wg_stage_scatter_copy = {bind_scatter, run_copy, WG_STAGE_IN_RUN, NULL};
+const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets, WG_STAGE_IN_OFFSETS, NULL};
 
 /* Adds n items of `size` bytes to the workspace at *end, aligned to 16 (SIZE_MAX once it overflows). */
 static size_t ws_take(size_t* end, size_t n, size_t size) {
@@ -312,41 +387,56 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
    * (plan->check_first), in parallel, so that an error writes nothing. Slabs resolve their items
    * where they apply them, a piece at a time on the stack. So does one part on one thread; over
    * threads, it is a pipeline (apply_pipelined), its destinations kept in the workspace. That is
-   * for rows too short to be worth the sort: they are updated about as fast as they are resolved,
-   * and sorted over 2 threads a 1M histogram took 2.9 ms where one thread took 2.1 (S3). Rows of
-   * 16-bit floats, converted at each update, and longer rows are sorted into their parts. */
+   * for rows too short to be worth the sort on a few threads: they are updated about as fast as
+   * they are resolved, and sorted over 2 threads a 1M histogram took 2.9 ms where one thread took
+   * 2.1 (S3). On WG_SCATTER_SORT_THREADS or more, the sort's stages in parallel outrun the one
+   * applier, so such a plan lays out both and the bound thread count picks (bind_scatter).
+   * Rows of 16-bit floats, converted at each update, and longer rows are always sorted. */
   int half = plan->out_dtype == WG_DTYPE_F16 || plan->out_dtype == WG_DTYPE_BF16;
-  job->direct = job->max_parts == 1 || (job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half);
-  if (job->direct) job->max_parts = 1;
-  int keeps = !job->direct || (job->slabs == 1 && job->chunks > 1); /* the destinations */
+  int short_rows = job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half;
+  job->sort_threads = job->max_parts == 1 ? SIZE_MAX : !short_rows ? 1 : WG_SCATTER_SORT_THREADS;
+#ifdef WG_NO_THREADS
+  if (job->sort_threads > 1) job->sort_threads = SIZE_MAX; /* one thread, ever */
+#endif
+  if (job->sort_threads > 1 && job->chunks <= 1) job->sort_threads = SIZE_MAX; /* nothing to share */
+  if (job->sort_threads == SIZE_MAX) job->max_parts = 1;
+  int sorts = job->sort_threads != SIZE_MAX, one_part = job->sort_threads != 1;
+  job->keeps = sorts || (job->slabs == 1 && job->chunks > 1); /* the destinations */
   size_t end = 0;
-  job->ws_dest = keeps ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
-  job->ws_src = keeps && job->src_map ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
-  job->ws_counts = !job->direct ? ws_take(&end, job->chunks * job->max_parts, sizeof(size_t)) : 0;
-  job->ws_order = !job->direct ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
-  job->ws_state = keeps && job->direct ? ws_take(&end, job->chunks, sizeof(atomic_int)) : 0;
+  job->ws_dest = job->keeps ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_src = job->keeps && job->src_map ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_counts = sorts ? ws_take(&end, job->chunks * (job->max_parts + 1), sizeof(size_t)) : 0;
+  /* sorted: long rows as item numbers, short ones as destinations and copies of their rows */
+  job->sorts_rows = sorts && short_rows;
+  int value_form = !job->src_map && !job->src_step;
+  job->ws_order = sorts && !short_rows ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_sorted_dest = job->sorts_rows ? ws_take(&end, job->nitems, sizeof(size_t)) : 0;
+  job->ws_sorted_rows = job->sorts_rows && !value_form ? ws_take(&end, job->nitems, job->row_elems * elem_bytes) : 0;
+  job->ws_state = job->keeps && one_part ? ws_take(&end, job->chunks, sizeof(atomic_int)) : 0;
   job->ws_hits = job->hits ? ws_take(&end, job->dest_rows, sizeof(uint32_t)) : 0;
   if (end == SIZE_MAX) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_NONE, -1, -1, -1);
   plan->workspace_bytes = end; /* none at all for one part without counts */
   plan->workspace_align = sizeof(size_t); /* its arrays: size_t and uint32_t */
-  /* no resolve stage (direct, or no items): the runner checks the indices first */
-  plan->check_first = job->direct || job->chunks == 0;
+  /* no sort stage on one part (or no items): the runner checks the indices first */
+  plan->check_first = one_part || job->chunks == 0;
   /* A plain write of rows taken in item order can be left to the caller: the offsets mode. */
   job->offers_offsets = job->reduce == WG_REDUCE_NONE && !job->src_map && job->src_step && job->nitems;
   if (job->offers_offsets) {
     plan->offsets_blocks = job->nitems;
     wg_plan_stage(plan, &wg_stage_scatter_offsets, job, job->chunks, 1);
   }
-  if (!job->direct) {
-    wg_plan_stage(plan, &wg_stage_scatter_resolve, job, job->chunks, 1);
-    wg_plan_stage(plan, &wg_stage_scatter_place, job, job->chunks, 1);
-    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->max_parts, 1);
+  if (sorts) { /* apply: parts, or on one part chunks + 1 (apply_range) */
+    wg_plan_stage(plan, &wg_stage_scatter_sort, job, job->chunks, 1);
+    size_t apply = one_part && job->chunks + 1 > job->max_parts ? job->chunks + 1 : job->max_parts;
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, apply, 1);
   } else if (job->slabs > 1) {
     size_t bytes = out_count * elem_bytes; /* the output is in memory: no overflow */
     wg_plan_stage(plan, &wg_stage_scatter_copy, job, (bytes - 1) / COPY_TILE + 1, 1);
-    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->slabs, 1);
-  } else { /* tile 0 applies; with a pipeline, tiles 1 .. chunks resolve */
-    wg_plan_stage(plan, &wg_stage_scatter_apply, job, keeps ? job->chunks + 1 : 1, 1);
+    /* slabs a tile by their updates' bytes: a short slab is less work than handing it out */
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->slabs,
+                  wg_tile_for(job->slab_items * job->row_elems * elem_bytes));
+  } else {
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->keeps ? job->chunks + 1 : 1, 1);
   }
   return WG_OK;
 }

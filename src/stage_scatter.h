@@ -5,19 +5,21 @@
  * The result is the one of applying the updates one at a time in item order (the row-major
  * order of the index tensor), at any thread count, without atomics on the data. Every index is
  * checked before anything is written (an error writes nothing, in place included): by the
- * runner's parallel scan first (plan->check_first), or by the resolve stage. Then one of three
+ * runner's parallel scan first (plan->check_first), or by the sort stage. Then one of three
  * plans, by what the op's items are:
  *   - slabs: items in runs that share no destination with another run (the op sets slab_items:
  *     where the index's outer coordinates are the destination's): data copied to out, then the slabs applied
  *     in parallel, each in order, its destinations resolved a piece at a time on the stack;
- *   - one part (rows too short to be worth a sort): one thread applies every item in order; over
- *     threads the others resolve chunks of destinations into the workspace ahead of it (a
- *     pipeline: run_apply);
- *   - sorted (longer rows): 1. resolve (over chunks): dest[q] = the item's destination row, or
- *     WG_ZERO_BLOCK for a dropped one, and how many of the chunk's items go to each part (a range
- *     of 2^part_shift destination rows); 2. place (over chunks): a stable counting sort of the
- *     items into order[], part by part; 3. apply (over parts): the part's rows of data copied to
- *     out, then its items applied in order (the mean divided at the end).
+ *   - one part (rows too short to be worth a sort, on fewer than WG_SCATTER_SORT_THREADS
+ *     threads): one thread applies every item in order; over threads the others resolve chunks
+ *     of destinations into the workspace ahead of it (a pipeline: run_apply);
+ *   - sorted (longer rows; short ones on WG_SCATTER_SORT_THREADS or more): 1. sort (over
+ *     chunks): dest[q] = the item's destination row, or WG_ZERO_BLOCK for a dropped one, then
+ *     the chunk's items sorted by part (a range of 2^part_shift destination rows), stably, in the
+ *     chunk's own range of order[] (short rows: of their destinations and a copy of their update
+ *     rows, which a part then reads in a stream); 2. apply (over parts): the part's rows of data
+ *     copied to out, then its items applied in order, its run of each chunk after the one before
+ *     (the mean divided at the end).
  * The offsets mode (a plain write of the update rows in order, when the call gives an offsets
  * tensor): each item's destination row resolved into it and nothing applied; the caller writes
  * the rows (js/call.mjs: the data stays in JS). */
@@ -36,11 +38,14 @@ typedef struct wg_scatter_job wg_scatter_job;
 typedef int (*wg_scatter_resolve_fn)(const wg_scatter_job* job, size_t q, size_t n, size_t* dest,
                                      size_t* src);
 
-/* Most parts and chunks a call uses (the workspace holds a count per chunk and part). */
-#define WG_SCATTER_MAX_PARTS 16
+/* Most parts and chunks a call uses (the workspace holds a count per chunk and part): four parts
+ * a thread at 16 threads. */
+#define WG_SCATTER_MAX_PARTS 64
 #define WG_SCATTER_MAX_CHUNKS 64
-/* Bytes of an update row below which the updates are not sorted into parts (wg_plan_scatter). */
+/* Bytes of an update row below which the updates are sorted into parts only on this many threads
+ * or more (wg_plan_scatter): on fewer, one applier keeps up with the threads that resolve. */
 #define WG_SCATTER_MIN_GROUPED_ROW 64
+#define WG_SCATTER_SORT_THREADS 4
 
 struct wg_scatter_job {
   /* set by the op's plan */
@@ -56,12 +61,14 @@ struct wg_scatter_job {
   /* the workspace (wg_plan_scatter lays it out) */
   size_t chunks, chunk_items, max_parts;
   int hits;   /* a count per destination row (the mean; include_self 0) */
-  int direct; /* one part: destinations resolved where applied, not kept (the runner checks the
-                 indices first in 'error' mode) */
+  size_t sort_threads; /* the fewest threads on which the items are sorted into parts (SIZE_MAX:
+                          never, one part; the runner checks the indices first in 'error' mode) */
+  int keeps;  /* the workspace holds the items' destinations */
+  int sorts_rows; /* short rows, sorted as their destinations and a copy of their rows (not order[]) */
   size_t slabs; /* slabs applied in parallel (direct; 1: the items in one run) */
   int pipeline;  /* one part over threads: resolved ahead by the other threads (stage_scatter.c) */
   int offers_offsets; /* a plain write of the items' rows in order: the offsets mode serves it */
-  size_t ws_dest, ws_src, ws_counts, ws_order, ws_state, ws_hits; /* byte offsets */
+  size_t ws_dest, ws_src, ws_counts, ws_order, ws_sorted_dest, ws_sorted_rows, ws_state, ws_hits; /* byte offsets */
   /* bound from the call by the runner */
   const uint8_t* data;
   uint8_t* out;
@@ -73,15 +80,17 @@ struct wg_scatter_job {
   uint8_t* workspace;
   size_t* offsets; /* the offsets mode: each item's destination row written here, nothing applied */
   size_t elem_bytes;
+  int direct; /* one part (fewer threads than sort_threads): nothing sorted, destinations resolved
+                 where applied, or ahead of the applier into the workspace (a pipeline) */
   size_t parts;      /* parts of the output, each 2^part_shift destination rows (the last fewer) */
   unsigned part_shift;
   wg_reduce_kernels kernels;
 };
 
-extern const wg_stage_kind wg_stage_scatter_resolve, wg_stage_scatter_place, wg_stage_scatter_apply,
+extern const wg_stage_kind wg_stage_scatter_sort, wg_stage_scatter_apply,
     wg_stage_scatter_copy, wg_stage_scatter_offsets;
 
-/* Lays out the job's workspace in the plan and adds its three stages (nothing when the output is
+/* Lays out the job's workspace in the plan and adds its stages (nothing when the output is
  * empty). The op has set the job's plan fields, and the plan's output shape and index check. */
 wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes, wg_error_info* err);
 

@@ -96,6 +96,7 @@ export function pMarkdown(report, L) {
     : 'No output hashed.');
   const errors = rows.filter((r) => r.error);
   if (errors.length) L.push('', 'Errors:', '', ...errors.map((r) => `- ${r.impl}, ${r.workload}: ${r.error}`));
+  if (run.workers?.length) workersMarkdown(run.workers, L);
   L.push('', '## Targets (P)', '');
   L.push(`The targets are those of a ${TARGET_THREADS}-core machine: doubling the threads never makes a workload more than 10% ` +
     `slower; the gathers W1-W4b at least ${GATHER_TARGET}x at ${TARGET_THREADS} threads, or a speed-up there at least ` +
@@ -108,4 +109,20 @@ export function pMarkdown(report, L) {
     L.push(`| ${t.name} | ${t.value} | ${t.met === undefined ? `not measured (${top} threads)` : t.met ? 'yes' : '**no**'} |`);
   }
   L.push('');
+}
+
+// What each thread count costs to start: pRun.workers (bench/thread-suite.mjs).
+function workersMarkdown(workers, L) {
+  const one = workers.find((w) => w.threads === 1);
+  const mb = (b) => `${(b / 2 ** 20).toFixed(0)} MB`;
+  L.push('', '## What the workers cost', '');
+  L.push('A fresh Node process per thread count: `init({ threads })` and one op, from nothing loaded (the module compiled, the ' +
+    'workers started; `bench/lib/init-time.mjs`), and the process\'s resident memory then, its workers\' included; the median of ' +
+    'a few runs. Each worker is a thread with its own JavaScript engine instance (a Node worker, a Web Worker in a browser), ' +
+    'started once at `init()` and kept until `dispose()`.', '');
+  L.push('| threads | pool | init to first op (ms) | resident memory | more than 1 thread, a worker |', '| ---: | ---: | ---: | ---: | ---: |');
+  for (const w of workers) {
+    const per = one && w.threads > 1 ? mb((w.rssBytes - one.rssBytes) / (w.threads - 1)) : '–';
+    L.push(`| ${w.threads} | ${w.pool} | ${fmtMs(w.initMs)} | ${mb(w.rssBytes)} | ${per} |`);
+  }
 }

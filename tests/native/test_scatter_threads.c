@@ -301,16 +301,42 @@ static wg_pool* pool_of(size_t threads) {
   return pool;
 }
 
-int main(void) {
+/* Usage: test_scatter_threads [--pools 6,8,12,16]: the real pools' sizes (each from 2 to 64; by
+ * default 2, 3, 4 and 16). On a machine with many cores, every count up to them
+ * (docs/testing.md). */
+enum { MOST = 16, MAX_POOLS = 64 };
+
+static size_t parse_pools(int argc, char** argv, size_t* real) {
+  if (argc == 1) {
+    const size_t dflt[] = {2, 3, 4, MOST};
+    memcpy(real, dflt, sizeof dflt);
+    return 4;
+  }
+  size_t n = 0;
+  char* at = argc == 3 && strcmp(argv[1], "--pools") == 0 ? argv[2] : NULL;
+  while (at && *at && n < MAX_POOLS) {
+    char* end;
+    unsigned long t = strtoul(at, &end, 10);
+    if (end == at || t < 2 || t > 64 || (*end && *end != ',')) break;
+    real[n++] = t;
+    at = *end ? end + 1 : end;
+  }
+  if (!at || *at || n < 2) {
+    fprintf(stderr, "usage: %s [--pools N,N,...] (at least two sizes, each from 2 to 64)\n", argv[0]);
+    exit(2);
+  }
+  return n;
+}
+
+int main(int argc, char** argv) {
   main_thread = pthread_self();
+  size_t real[MAX_POOLS], npools = parse_pools(argc, argv, real);
   atomic_store(&wg_test_hook, hook);
-  enum { REAL = 4, MOST = 16 };
-  const size_t real[REAL] = {2, 3, 4, MOST};
-  wg_pool* pools[REAL];
-  for (size_t p = 0; p < REAL; ++p) pools[p] = pool_of(real[p]);
-  size_t calls = compare_all(pools, REAL);
+  wg_pool* pools[MAX_POOLS];
+  for (size_t p = 0; p < npools; ++p) pools[p] = pool_of(real[p]);
+  size_t calls = compare_all(pools, npools);
   check_late_error(pools[1]);
-  for (size_t p = 0; p < REAL; ++p) wg_pool_destroy(pools[p]);
+  for (size_t p = 0; p < npools; ++p) wg_pool_destroy(pools[p]);
   size_t tiles = atomic_load(&worker_tiles), awaited = atomic_load(&chunks_awaited);
   /* every count from 2 to 16, the tiles in shuffled orders on the caller */
   atomic_store(&wg_test_shuffle, 0x9e3779b97f4a7c15ull);
@@ -324,8 +350,10 @@ int main(void) {
   atomic_store(&wg_test_hook, NULL);
   CHECK(tiles > 0);   /* else the pools ran nothing in parallel */
   CHECK(awaited > 0); /* else no pipeline's applier waited for a chunk another thread resolved */
-  printf("scatters on 2, 3, 4 and %d threads: %zu calls (%zu tiles run by workers, %zu chunks awaited); "
-         "at 2-%d threads in shuffled tile orders: %zu calls; %s\n", MOST, calls, tiles, awaited, MOST, shuffled,
+  printf("scatters on pools of");
+  for (size_t p = 0; p < npools; ++p) printf("%s %zu", p ? "," : "", real[p]);
+  printf(" threads: %zu calls (%zu tiles run by workers, %zu chunks awaited); "
+         "at 2-%d threads in shuffled tile orders: %zu calls; %s\n", calls, tiles, awaited, MOST, shuffled,
          failures ? "FAILED" : "bitwise equal to 1 thread");
   return failures != 0;
 }
