@@ -21,7 +21,8 @@
 typedef struct wg_stage_kind {
   void (*bind)(void* job, const wg_call* c, size_t threads);
   int (*run)(void* job, size_t start, size_t count);
-  int when; /* WG_STAGE_IN_RUN, WG_STAGE_IN_OFFSETS or both: the runs the runner gives it */
+  int when; /* WG_STAGE_IN_RUN, WG_STAGE_IN_OFFSETS or both: the runs the runner gives it; and
+              * WG_STAGE_CHECKS */
   /* optional: the items of this run, once bound, where they depend on the threads (at most the
    * planned range; 0 skips the stage); NULL: the planned range */
   size_t (*range)(const void* job, size_t planned);
@@ -31,6 +32,10 @@ typedef struct wg_stage_kind {
  * offsets tensor (the offsets mode: stage_copy.h, stage_scatter.h); a stage kind runs in one or
  * both. */
 enum { WG_STAGE_IN_RUN = 1, WG_STAGE_IN_OFFSETS = 2 };
+/* A flag beside them: the stage resolves every index, stopping at a bad one, before any stage
+ * writes the output (the scatters' sort): when it runs, the runner's scan first (check_first) is
+ * not needed. */
+enum { WG_STAGE_CHECKS = 4 };
 
 typedef struct wg_stage {
   const wg_stage_kind* kind;

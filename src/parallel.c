@@ -26,9 +26,10 @@ size_t wg_pool_threads(const wg_pool* pool) { (void)pool; return 1; }
 void wg_pool_set_parallel_threshold(wg_pool* pool, size_t min_bytes) { (void)pool; (void)min_bytes; }
 size_t wg_pool_parallel_threshold(const wg_pool* pool) { (void)pool; return SIZE_MAX; }
 void wg_pool_destroy(wg_pool* pool) { (void)pool; }
-void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile) {
+void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t threads) {
   (void)pool;
   (void)tile;
+  (void)threads;
   run_serial(fn, ctx, range);
 }
 
@@ -119,6 +120,7 @@ struct wg_pool {
   /* The current job: written by the caller between closing the old generation and publishing
    * the new one, and read by a worker only after it claimed a tile of the new one. */
   _Alignas(WG_CACHE_LINE) _Atomic uint32_t tiles; /* < CLOSED */
+  atomic_size_t helpers; /* workers that may claim its tiles: those numbered below (a hint) */
   wg_task_fn fn;
   void* ctx;
   size_t range, tile;
@@ -151,7 +153,7 @@ static void run_tiles(wg_pool* pool, uint32_t gen) {
 
 static void* worker_main(void* arg) {
   wg_pool* pool = arg;
-  atomic_fetch_add(&pool->started, 1);
+  size_t me = atomic_fetch_add(&pool->started, 1); /* this worker's number */
   uint32_t seen = 0; /* the generation at creation; a job may be posted before we start */
   for (;;) {
     uint32_t now = seen;
@@ -169,7 +171,10 @@ static void* worker_main(void* arg) {
     }
     if (atomic_load(&pool->stop)) return NULL;
     seen = now;
-    run_tiles(pool, seen);
+    /* A small job wants fewer threads than the pool has: the others leave it alone. Read after
+     * the job's generation, so of this job or a later one; a hint either way (a tile is claimed
+     * only under its own generation, and the caller runs any tile no worker took). */
+    if (me < atomic_load_explicit(&pool->helpers, memory_order_relaxed)) run_tiles(pool, seen);
     WG_TEST_HOOK(WG_HOOK_WORKER_LEFT);
   }
 }
@@ -246,13 +251,14 @@ void wg_pool_destroy(wg_pool* pool) {
   free(pool);
 }
 
-void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile) {
+void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t threads) {
   if (tile == 0) tile = 1;
   if (range / tile >= UINT32_MAX) tile = range / (UINT32_MAX - 1) + 1; /* tiles < CLOSED */
   size_t tiles = range / tile + (range % tile != 0);
+  if (pool && (threads == 0 || threads > pool->workers + 1)) threads = pool->workers + 1;
   /* One job at a time: a second caller (another thread, or a task calling back into the pool)
    * runs its job on its own thread. */
-  if (pool == NULL || tiles <= 1 || atomic_exchange(&pool->busy, 1)) {
+  if (pool == NULL || tiles <= 1 || threads <= 1 || atomic_exchange(&pool->busy, 1)) {
     run_serial(fn, ctx, range);
     return;
   }
@@ -272,6 +278,7 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   pool->range = range;
   pool->tile = tile;
   atomic_store(&pool->tiles, (uint32_t)tiles);
+  atomic_store_explicit(&pool->helpers, threads - 1, memory_order_relaxed);
   atomic_store(&pool->completed, 0);
   WG_TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
   pthread_mutex_lock(&pool->mutex);

@@ -4,16 +4,17 @@
 
 #include "wasm_gather.h"
 
-/* fn(ctx, start, count) handles items [start, start + count). Tiles are handed out dynamically;
- * the caller thread takes tiles too and returns when every tile is done. On the caller alone (a
- * NULL pool, one tile, or a pool busy with another caller's job) fn gets the whole range at once. */
+/* fn(ctx, start, count) handles items [start, start + count). Tiles are handed out dynamically
+ * to at most `threads` threads (0: all the pool's); the caller thread takes tiles too and returns
+ * when every tile is done. On the caller alone (a NULL pool, one thread or tile, or a pool busy
+ * with another caller's job) fn gets the whole range at once. */
 typedef void (*wg_task_fn)(void* ctx, size_t start, size_t count);
 
 /* Bytes of output a tile should make: large enough to amortize handing it out, small enough to
  * balance (the ops' tile sizes). */
 #define WG_TILE_BYTES (16 * 1024)
 
-void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile);
+void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t threads);
 
 #ifdef WG_TEST_HOOKS
 #include <stdatomic.h>

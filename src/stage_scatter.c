@@ -347,7 +347,7 @@ static size_t apply_range(const void* ctx, size_t planned) {
   return job->keeps ? job->chunks + 1 : 1; /* tile 0 applies; with a pipeline, tiles 1 .. chunks resolve */
 }
 
-const wg_stage_kind wg_stage_scatter_sort = {bind_scatter, run_sort, WG_STAGE_IN_RUN, sort_range};
+const wg_stage_kind wg_stage_scatter_sort = {bind_scatter, run_sort, WG_STAGE_IN_RUN | WG_STAGE_CHECKS, sort_range};
 const wg_stage_kind wg_stage_scatter_apply = {bind_scatter, run_apply, WG_STAGE_IN_RUN, apply_range};
 const wg_stage_kind wg_stage_scatter_copy = {bind_scatter, run_copy, WG_STAGE_IN_RUN, NULL};
 const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets, WG_STAGE_IN_OFFSETS, NULL};
@@ -417,7 +417,8 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
   if (end == SIZE_MAX) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_NONE, -1, -1, -1);
   plan->workspace_bytes = end; /* none at all for one part without counts */
   plan->workspace_align = sizeof(size_t); /* its arrays: size_t and uint32_t */
-  /* no sort stage on one part (or no items): the runner checks the indices first */
+  /* one part (or no items) has no sort stage: the runner checks the indices first (not when the
+   * sort runs: it checks them, WG_STAGE_CHECKS) */
   plan->check_first = one_part || job->chunks == 0;
   /* A plain write of rows taken in item order can be left to the caller: the offsets mode. */
   job->offers_offsets = job->reduce == WG_REDUCE_NONE && !job->src_map && job->src_step && job->nitems;

@@ -13,6 +13,8 @@
  *    every output checked row by row against the data; with --delays the hooks add random
  *    short sleeps and yields at the two racy points to widen the windows.
  * 3. Two threads calling into one pool at once: every output right.
+ * 4. A job limited to fewer threads than the pool has (a small call: src/runner.c): run by at
+ *    most that many threads, the caller included, every tile once; limited to one, by the caller.
  *
  * Usage: test_pool [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
  * Prints one closing line "N passed, N failed"; exits non-zero on any failure. */
@@ -124,13 +126,13 @@ static void test_forced_interleaving(void) {
   job_a = &a;
   wg_test_hook = interleave_hook;
   phase = 1;
-  wg_parallelize_1d(pool, record_tile, &a, TILES_A, 1);
+  wg_parallelize_1d(pool, record_tile, &a, TILES_A, 1, 0);
   CHECK(worker_holding);
   int a_in_flight = atomic_load(&a.in_flight);
   pthread_mutex_lock(&lock);
   phase = 2;
   pthread_mutex_unlock(&lock);
-  wg_parallelize_1d(pool, record_tile, &b, TILES_B, 1);
+  wg_parallelize_1d(pool, record_tile, &b, TILES_B, 1, 0);
   int b_in_flight = atomic_load(&b.in_flight);
   wg_test_hook = NULL;
   pthread_mutex_lock(&lock);
@@ -233,6 +235,44 @@ static void test_two_callers(size_t calls) {
   CHECK(wrong == 0 && c.wrong == 0);
 }
 
+/* ---------------------------------------------------------------- 4. fewer threads */
+
+enum { LIMITED_TILES = 16 };
+typedef struct limited_run {
+  atomic_int runs[LIMITED_TILES];
+  pthread_mutex_t lock;
+  pthread_t seen[LIMITED_TILES];
+  size_t nseen;
+} limited_run;
+
+static void limited_tile(void* ctx, size_t start, size_t count) {
+  limited_run* r = ctx;
+  pthread_mutex_lock(&r->lock);
+  size_t k = 0;
+  while (k < r->nseen && !pthread_equal(r->seen[k], pthread_self())) ++k;
+  if (k == r->nseen) r->seen[r->nseen++] = pthread_self();
+  pthread_mutex_unlock(&r->lock);
+  for (size_t i = start; i < start + count; ++i) atomic_fetch_add(&r->runs[i], 1);
+  usleep(1000); /* long enough for every worker to wake and look at the job */
+}
+
+static void test_fewer_threads(void) {
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(4, &pool) == WG_OK && wg_pool_threads(pool) == 4);
+  for (size_t threads = 1; threads <= 3; ++threads) {
+    for (int rep = 0; rep < 20; ++rep) {
+      limited_run r = {.nseen = 0};
+      pthread_mutex_init(&r.lock, NULL);
+      wg_parallelize_1d(pool, limited_tile, &r, LIMITED_TILES, 1, threads);
+      for (size_t i = 0; i < LIMITED_TILES; ++i) CHECK(atomic_load(&r.runs[i]) == 1);
+      CHECK(r.nseen >= 1 && r.nseen <= threads);
+      if (threads == 1) CHECK(pthread_equal(r.seen[0], pthread_self()));
+      pthread_mutex_destroy(&r.lock);
+    }
+  }
+  wg_pool_destroy(pool);
+}
+
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -275,6 +315,7 @@ int main(int argc, char** argv) {
   }
   wg_test_hook = NULL;
   test_two_callers(calls / 4);
+  test_fewer_threads();
   printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
   return failures != 0;
 }

@@ -335,7 +335,7 @@ int main(int argc, char** argv) {
   wg_pool* pools[MAX_POOLS];
   for (size_t p = 0; p < npools; ++p) pools[p] = pool_of(real[p]);
   size_t calls = compare_all(pools, npools);
-  check_late_error(pools[1]);
+  for (size_t p = 0; p < npools; ++p) check_late_error(pools[p]); /* short rows: a pipeline, or sorted from 4 */
   for (size_t p = 0; p < npools; ++p) wg_pool_destroy(pools[p]);
   size_t tiles = atomic_load(&worker_tiles), awaited = atomic_load(&chunks_awaited);
   /* every count from 2 to 16, the tiles in shuffled orders on the caller */
