@@ -111,7 +111,9 @@ static int64_t now_ns(void) {
 
 /* The two words every tile writes (the claim and the count of tiles done) each have a cache line
  * of their own, apart from the job's fields that every tile reads: on one line, each claim made
- * the other threads miss on the job's fields too, and the count's writes on the claims. */
+ * the other threads miss on the job's fields too, and the count's writes on the claims. Idle
+ * workers wait on the job's generation, on the job's line, not on the claim word: 15 threads
+ * reading the word 7 threads claimed on made W4a at 16 threads 2.6x slower than at 8. */
 #define WG_CACHE_LINE 64
 
 struct wg_pool {
@@ -119,7 +121,8 @@ struct wg_pool {
   _Alignas(WG_CACHE_LINE) atomic_size_t completed; /* tiles of the current job that are done */
   /* The current job: written by the caller between closing the old generation and publishing
    * the new one, and read by a worker only after it claimed a tile of the new one. */
-  _Alignas(WG_CACHE_LINE) _Atomic uint32_t tiles; /* < CLOSED */
+  _Alignas(WG_CACHE_LINE) _Atomic uint32_t gen; /* the current job's generation, once published */
+  _Atomic uint32_t tiles;                          /* < CLOSED */
   atomic_size_t helpers; /* workers that may claim its tiles: those numbered below (a hint) */
   wg_task_fn fn;
   void* ctx;
@@ -159,12 +162,12 @@ static void* worker_main(void* arg) {
     uint32_t now = seen;
     int64_t spin_until = now_ns() + WG_SPIN_NS;
     for (unsigned i = 1; now == seen && !atomic_load(&pool->stop); ++i) {
-      now = GEN(atomic_load(&pool->state));
+      now = atomic_load(&pool->gen);
       if (i % WG_SPIN_CLOCK_EVERY == 0 && now_ns() > spin_until) break;
     }
     if (now == seen && !atomic_load(&pool->stop)) {
       pthread_mutex_lock(&pool->mutex);
-      while ((now = GEN(atomic_load(&pool->state))) == seen && !atomic_load(&pool->stop)) {
+      while ((now = atomic_load(&pool->gen)) == seen && !atomic_load(&pool->stop)) {
         pthread_cond_wait(&pool->wake, &pool->mutex);
       }
       pthread_mutex_unlock(&pool->mutex);
@@ -283,6 +286,7 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   WG_TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->state, (uint64_t)gen << 32);
+  atomic_store(&pool->gen, gen); /* after the state: a worker that sees it claims under gen */
   pthread_cond_broadcast(&pool->wake);
   pthread_mutex_unlock(&pool->mutex);
   WG_TEST_HOOK(WG_HOOK_CALLER_PUBLISHED);
