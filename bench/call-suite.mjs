@@ -21,7 +21,7 @@ const QUICK_TIMING = { rounds: 5, batchMs: 1, minCalls: 200, maxCalls: 2000, war
 const PROFILE_MS = 2500, QUICK_PROFILE_MS = 300;
 
 // The case descriptions the report shows.
-const caseRows = () => C_CASES.map(({ id, title, target, forms, workload }) => ({ id, title, target, forms, workload }));
+const caseRows = () => C_CASES.map(({ id, title, target, forms, workload, bound }) => ({ id, title, target, forms, workload, bound }));
 
 /** Runs the C suite: { results (rows of suite C: the JS loop's, then each case's forms), cCases, cRun }. */
 export async function runCallSuite({ quick, log }) {
@@ -45,7 +45,7 @@ export async function runCallSuite({ quick, log }) {
   log(`${'t_js: plain JS W5 loop'.padEnd(40)} ${(js.medianMs * 1000).toFixed(3).padStart(8)} µs`);
   for (const r of measured.rows) {
     const c = C_CASES.find((x) => x.id === r.id);
-    results.push({ ...base, impl: `${r.id} ${r.form}`, family: 'wasm-gather', mode: r.form, workload: r.id, target: c.target,
+    results.push({ ...base, impl: `${r.id} ${r.form}`, family: r.form === 'bound' ? 'bound' : 'wasm-gather', mode: r.form, workload: r.id, target: c.target,
       medianMs: r.medianMs, minMs: r.minMs, batches: r.batches, callsPerBatch: r.calls, ratio: r.ratio, pairedRatio: r.pairedRatio });
     log(`${`${r.id} ${r.form}`.padEnd(40)} ${(r.medianMs * 1000).toFixed(3).padStart(8)} µs  ${r.ratio.toFixed(3)} of t_js`);
   }

@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { choosePath, copierOf, copyBlocks, executeScatterPlan, wordView } from './copy-plan.mjs';
+import { choosePath, copiesBySet, copierOf, copyBlocks, copyBlocksOfType, executeScatterPlan, wordView } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -157,8 +157,8 @@ function errorInfo(s) {
 }
 
 // A call of op `desc` on the public function's arguments `args` read, checked, written into the
-// record and planned (the shape query): { opts, negative, t (the tensor descriptors), Type (the
-// output's), outLike, L (the op's layout), inputs (tensorList), w (the record's words) }.
+// record and planned (the shape query): { opts, mode, negative, t (the tensor descriptors), Type
+// (the output's), outLike, L (the op's layout), inputs (tensorList), w (the record's words) }.
 function planCall(s, desc, args) {
   // The options' names first: a misspelt option would otherwise surface as some other error.
   const options = commonOptions(desc.name, args[desc.params.length - 1], desc.optionNames, desc.modes);
@@ -171,7 +171,7 @@ function planCall(s, desc, args) {
   const w = writeLayout(s, L, inputs, attrs, mode, negative);
   const status = s.m._wg_call_shape(s.call);
   if (status !== s.codes.ok) throw failure(s, status, desc, t, negative);
-  return { opts, negative, t, Type, outLike, L, inputs, w };
+  return { opts, mode, negative, t, Type, outLike, L, inputs, w };
 }
 
 /**
@@ -405,9 +405,12 @@ function planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks) {
   const bb = outBytes / nblocks;
   const c = copierOf(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes),
     target.kind === 'array' ? target.array.byteOffset : 0, bb, Type.BYTES_PER_ELEMENT);
+  // long blocks into a new array of the data's own type: set between the two, no word views
+  const ofType = target.kind !== 'array' && d.data.constructor === Type && copiesBySet(bb);
   return (offsets) => {
     const out = target.kind === 'array' ? target.array : new Type(outLength);
-    copyBlocks(offsets, nblocks, c.words, wordView(out.buffer, out.byteOffset, outBytes, c.width), bb, c.width, target.kind !== 'array');
+    if (ofType) copyBlocksOfType(offsets, nblocks, d.data, out, bb);
+    else copyBlocks(offsets, nblocks, c.words, wordView(out.buffer, out.byteOffset, outBytes, c.width), bb, c.width, target.kind !== 'array');
     return { data: out, shape: outShape };
   };
 }

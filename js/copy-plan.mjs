@@ -69,6 +69,26 @@ export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
   }
 }
 
+/** Whether copyBlocks moves blocks of bb bytes by TypedArray.set (longer than its loop's). */
+export const copiesBySet = (bb) => bb > LOOP_WORDS * 4;
+
+/**
+ * copyBlocks' set path, for blocks of bb bytes (copiesBySet) into a fresh dst of src's own
+ * TypedArray type: offsets in bytes, each block by set on a subarray, which between arrays of one
+ * type keeps every bit (ECMA-262, SetTypedArrayFromTypedArray: "preserves the bit-level encoding"),
+ * so no integer view of dst is made. Zero blocks stay as dst has them (zeros).
+ */
+export function copyBlocksOfType(offsets, n, src, dst, bb) {
+  const e = src.BYTES_PER_ELEMENT, be = bb / e;
+  for (let j = 0, at = 0; j < n; j++, at += be) {
+    const o = offsets[j];
+    if (o !== ZERO_BLOCK) {
+      const from = o / e;
+      dst.set(src.subarray(from, from + be), at);
+    }
+  }
+}
+
 // The widest word that divides the element (so every offset), the block and both arrays' alignment.
 function wordWidth(src, dst, bb, elemSize) {
   return widthAt(src.byteOffset, dst.byteOffset, bb, elemSize);

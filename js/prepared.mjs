@@ -69,9 +69,11 @@ export class PreparedCall {
         throw new TypeError(`${op}: an array this call was prepared with was detached or resized since; prepare it again`);
       }
     }
+    s.lastCallBytes = 0; // the block was allocated by prepare()
+    const rows = r.js?.resolve?.(); // the rows resolved in JS: no wasm call
+    if (rows) return r.js.fn(rows);
     const buffer = s.memory.buffer;
     for (let i = 0; i < r.copies.length; i++) copyIn(buffer, r.copies[i][0], r.copies[i][1]);
-    s.lastCallBytes = 0; // the block was allocated by prepare()
     const status = s.m._wg_call_rerun(s.pool, r.p.call);
     if (status !== s.codes.ok) throw failure(r.p, status, r.desc, r.planned.t, r.planned.negative);
     if (r.js) { // the JS path: its copies, from the offsets (a view kept while memory does not grow)
@@ -96,6 +98,33 @@ function disposedError(message) {
   return e;
 }
 
+// A call on the JS path (one-shot, the table in JS) whose blocks are whole rows picked by its
+// indices (the op's blocksAreRows), in 'error' mode, its indices a 32-bit integer array: each run
+// resolves the rows' byte offsets in JS, by src/index_resolve.c's rule (a negative index counts
+// from the end where negativeIndices is 'wrap'; any other index outside [0, rows) is refused), and
+// makes no wasm call. An index the rule refuses sends the run to the wasm path, which reports it
+// in the op's words. Returns resolve() -> the offsets (a Uint32Array kept for every run), or
+// undefined at such an index; null where the call is not such a one.
+function rowResolver(desc, planned, n) {
+  const { t, opts, mode, negative } = planned;
+  const x = t.indices, d = t.data;
+  if (!desc.blocksAreRows?.(opts, t) || mode !== 'error' || x.ptr !== undefined || (x.kind !== 'I32' && x.kind !== 'U32') ||
+      !ArrayBuffer.isView(x.data) || x.data.length !== n || n === 0 || d.shape[0] === 0 || d.bytes === 0 ||
+      d.bytes > 0xffffffff) return null;
+  const rows = d.shape[0], rowBytes = d.bytes / rows, wrap = negative === 'wrap';
+  const offsets = new Uint32Array(n);
+  return () => {
+    const ids = x.data;
+    for (let j = 0; j < n; j++) {
+      let v = ids[j];
+      if (v < 0 && wrap) v += rows;
+      if (!(v >= 0 && v < rows)) return undefined;
+      offsets[j] = v * rowBytes;
+    }
+    return offsets;
+  };
+}
+
 /**
  * Binds op (one of the ops, or its name) to its arguments, as the op takes them, for run() to
  * run many times: prepare(op, cache, indices, row, { inPlace: true }).run(). The tensors
@@ -116,6 +145,7 @@ export function prepare(op, ...args) {
   try {
     prepareCalls(p);
     const { planned, b, base, outPtr, copies, js, reads = [] } = planPrepared(p, desc, args);
+    if (js) js.resolve = rowResolver(desc, planned, js.n);
     if (base) blocks.push(base);
     const arrays = [...copies.map(([, x]) => x), ...reads]; // each checked at each run
     for (const x of arrays) {

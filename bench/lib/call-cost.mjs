@@ -79,11 +79,12 @@ export const C_CASES = [
     },
   },
   {
-    id: 'C4', target: 'one-shot', forms: ['plain', 'prepared'], workload: 'W5',
+    id: 'C4', target: 'one-shot', forms: ['plain', 'prepared', 'bound'], workload: 'W5',
     title: 'take W5 one-shot: table [1000, 64] and ids [16] TypedArray tensors, a new array out',
+    bound: 'the JS loop, its ids checked, returning { data, shape }: the least a checked call that makes a new array does',
     make(api, fx) {
       return { fn: api.take, args: [fx.t5.data, fx.t5.indices, { axis: 0 }], result: (out) => out.data, expected: fx.w5Expected,
-        reset() {}, dispose() {} };
+        bound: [checkedTake, [fx.t5.data, fx.t5.indices]], reset() {}, dispose() {} };
     },
   },
   {
@@ -114,6 +115,21 @@ export const C_CASES = [
     },
   },
 ];
+
+// C4's bound: the JS loop's work (common/js-loops.mjs take: a new array, a row set at a time),
+// with what no call of the library may skip: every id checked (a negative one counting from the
+// end), and the result a tensor.
+function checkedTake(data, indices) {
+  const rows = data.shape[0], inner = data.data.length / rows, ids = indices.data, k = ids.length;
+  const out = new Float32Array(k * inner);
+  for (let i = 0; i < k; i++) {
+    let v = ids[i];
+    if (v < 0) v += rows;
+    if (!(v >= 0 && v < rows)) throw new RangeError(`take: index ${ids[i]} out of range`);
+    out.set(data.data.subarray(v * inner, (v + 1) * inner), i * inner);
+  }
+  return { data: out, shape: [k, ...data.shape.slice(1)] };
+}
 
 // The cache's row the decode writes, zeroed through a view (valid until memory grows: nothing
 // runs between).
@@ -160,6 +176,8 @@ export function setUpRows(api, { ids, fx = fixtures(), forms } = {}) {
           p = api.prepare(inst.fn, ...inst.args);
           disposers.push(() => p.dispose());
           batch = preparedBatchOf(p);
+        } else if (form === 'bound') {
+          batch = batchOf(...inst.bound);
         } else {
           batch = batchOf(inst.fn, inst.args);
         }

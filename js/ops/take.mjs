@@ -13,6 +13,9 @@ const desc = {
   options: ['axis', 'batchDims'],
   read: (s, args) => ({ data: dataTensor('take', 'params', args[0], s), indices: indexTensor('take', 'indices', args[1], s) }),
   attrs: (o) => ({ attrs: [integerArg('take', 'opts.axis', o.axis, 0), integerArg('take', 'opts.batchDims', o.batchDims, 0)] }),
+  // Whether the plan's blocks are whole rows of params (axis 0, no batch dimensions): block j is
+  // row indices[j], which a prepared call then resolves in JS (js/prepared.mjs).
+  blocksAreRows: (o, t) => (o.axis ?? 0) % t.data.shape.length === 0 && (o.batchDims ?? 0) === 0,
 };
 export default desc;
 

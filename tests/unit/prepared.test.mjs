@@ -10,6 +10,7 @@ import {
   PreparedCall, dispose, gatherND, heapStats, indexReduce, init, prepare, scatter, scatterND, take, tensorScatter, upload,
 } from '../../js/index.mjs';
 import { forcePath, pathCounts } from '../../js/copy-plan.mjs';
+import { getState } from '../../js/state.mjs';
 import { Rng } from '../lib/rng.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 
@@ -110,6 +111,52 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
         p.dispose();
       } finally {
         forcePath(null);
+      }
+    });
+
+    test('a one-shot take of rows on the JS path resolves its indices in JS as C does: the same bits, the same errors, no wasm call', () => {
+      const rng = new Rng(44);
+      // NaNs with payloads (signaling ones too) among the rows: the copies keep every bit
+      const table = { data: floats(rng, 300 * 24), shape: [300, 24] };
+      const words = new Uint32Array(table.data.buffer);
+      for (let i = 0; i < words.length; i += 37) words[i] = [0x7f800001, 0xffc12345, 0x7fc00000][i % 3];
+      const vector = { data: table.data.subarray(0, 300), shape: [300] }; // rows of one element
+      const m = getState().m, rerun = m._wg_call_rerun;
+      let reruns = 0;
+      m._wg_call_rerun = (...a) => { reruns++; return rerun(...a); };
+      try {
+        forcePath('js');
+        for (const [Type, lo] of [[Int32Array, -300], [Uint32Array, 0], [Int16Array, -300]]) {
+          for (const [data, axis] of [[table, 0], [table, -2], [vector, 0]]) {
+            for (const negativeIndices of [undefined, 'wrap', 'error']) {
+              const ids = { data: new Type(40), shape: [5, 8] };
+              const opts = { axis, ...(negativeIndices && { negativeIndices }) };
+              const p = prepare(take, data, ids, opts);
+              for (let r = 0; r < 6; r++) {
+                for (let i = 0; i < ids.data.length; i++) ids.data[i] = rng.int(lo, 299);
+                if (r === 4) ids.data[rng.int(0, 39)] = 300; // out of range: the op's error
+                if (r === 5 && lo < 0) ids.data[rng.int(0, 39)] = -301;
+                let want, wantError;
+                try { want = take(data, ids, opts); } catch (e) { wantError = e; }
+                const what = `${Type.name} ids, axis ${axis}, [${data.shape}], negativeIndices ${negativeIndices}, run ${r}`;
+                if (wantError) {
+                  assert.throws(() => p.run(), (e) => e.constructor === wantError.constructor && e.message === wantError.message, what);
+                  continue;
+                }
+                const before = reruns;
+                const got = p.run();
+                assert.equal(reruns, before, `${what}: resolved in JS, no wasm call`);
+                assert.ok(sameBytes(bytesOf(got.data), bytesOf(want.data)), what);
+                assert.deepEqual(got.shape, want.shape, what);
+              }
+              p.dispose();
+            }
+          }
+        }
+        assert.ok(reruns > 0, 'the runs with a bad index went to the wasm path');
+      } finally {
+        forcePath(null);
+        m._wg_call_rerun = rerun;
       }
     });
 
