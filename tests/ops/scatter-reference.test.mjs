@@ -21,6 +21,7 @@ import {
   ortHasTensorScatter, ortScatterElements, ortScatterND, ortTensorScatter, tfInit, tfScatterND,
   tfTensorScatterUpdate, tfUnsortedSegmentSum,
 } from '../lib/scatter-peers.mjs';
+import { decode } from '../lib/torch-fixtures.mjs';
 
 const t = (data, shape) => ({ data, shape });
 const f32 = (a, shape = [a.length]) => t(Float32Array.from(a), shape);
@@ -405,15 +406,6 @@ describe('(b) tfjs-backend-cpu', () => {
 
 // ---------------------------------------------------------------------------------------------
 // (c) PyTorch 1.13 (Debian's python3-torch), from tests/fixtures/scatter-torch/cases.json.
-const ARRAYS = {
-  float32: Float32Array, float64: Float64Array, float16: Uint16Array, bfloat16: Uint16Array, int8: Int8Array,
-  int16: Int16Array, int32: Int32Array, int64: BigInt64Array, uint8: Uint8Array,
-};
-function decode(x) {
-  if (x === null || typeof x !== 'object') return x;
-  const bytes = Uint8Array.from(Buffer.from(x.hex, 'hex'));
-  return t(new ARRAYS[x.dtype](bytes.buffer), x.shape);
-}
 
 describe('(c) PyTorch 1.13 fixtures', () => {
   const fixtures = JSON.parse(readFileSync(new URL('../fixtures/scatter-torch/cases.json', import.meta.url)));

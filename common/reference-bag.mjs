@@ -1,0 +1,159 @@
+// Plain-JS references of the fused gather-reduce ops, written from the rules PyTorch 1.13 follows
+// on CPU (checked bit for bit against its results: tests/fixtures/bag-torch, made by
+// make-fixtures.py there, in tests/ops/bag-reference.test.mjs):
+//
+// embeddingBag(weight, indices, opts): torch.nn.functional.embedding_bag
+// (https://pytorch.org/docs/1.13/generated/torch.nn.functional.embedding_bag.html). Bags are
+// the rows of a 2-D indices, or runs of a 1-D one starting at opts.offsets (opts.includeLastOffset:
+// offsets has one more entry, the end of the last bag). opts.mode 'sum' | 'mean' | 'max'
+// (default 'mean'); opts.perSampleWeights (indices' shape) with 'sum'; opts.paddingIdx: entries
+// equal to it are skipped and not counted; opts.returnIndices with 'max': also maxIndices, the row
+// each element's maximum came from. An empty bag gives zeros. In the order of its entries:
+//   - float32: each element summed in float32; with weights, a fused multiply-add
+//     (acc = w * x + acc, rounded once: fbgemm's kernel), except with paddingIdx, where torch
+//     takes its own loop: w * x rounded, then added;
+//   - float64: summed in float64, a weighted entry as w * x, then added (two roundings);
+//   - float16 (opts.dtype 'float16' over a Uint16Array of bits): summed in float32 and rounded
+//     to float16 at the end; a mean is that sum rounded to float16, divided by the count in
+//     float32, and rounded to float16 again;
+//   - mean: the sum divided by the count (not multiplied by its inverse);
+//   - max: the first entry's row, then an element replaced only by a greater one: a tie keeps
+//     the first (-0 before 0), a NaN stays where it comes first and is passed over after.
+// segmentReduce(data, opts): torch.segment_reduce
+// (https://pytorch.org/docs/1.13/generated/torch.segment_reduce.html): opts.reduce 'sum' |
+// 'mean' | 'max' | 'min' | 'prod' over segments of opts.axis (default 0) given by opts.lengths
+// or opts.offsets (one more entry than segments); opts.initial starts every segment. Each starts
+// from initial, or the reduction's identity (sum 0, prod 1, max -Infinity, min Infinity); max
+// and min let a NaN through; a mean divides by the length, and an empty one without initial is
+// NaN. float32 and float64, computed in their type.
+// Tensors are { data, shape }, as in reference-scatter.mjs; indices any integer TypedArray.
+import { dtypeOf, fromHalfBits, toHalfBits } from './reference-scatter.mjs';
+import { numel } from './shape.mjs';
+
+const MODES = ['sum', 'mean', 'max'];
+const REDUCTIONS = ['sum', 'mean', 'max', 'min', 'prod'];
+
+// float32 a * b + c rounded once. The product of two float32s is exact in float64, but the sum
+// rounded to float64 and then to float32 may round twice: where the float64 sum lands exactly
+// halfway between two float32s, its rounding error (two-sum) says which way the exact sum lies.
+export function fma32(a, b, c) {
+  const p = a * b, s = p + c;
+  const bp = s - c, err = (p - bp) + (c - (s - bp)); // s + err = p + c exactly
+  const r = Math.fround(s);
+  if (err === 0 || r === s) return r;
+  const other = Math.fround(s + (s - r)); // the float32 on the far side of s from r
+  if (Math.abs(s - r) !== Math.abs(other - s)) return r; // not a tie: s rounds as the exact sum
+  return (err > 0) === (other > r) ? other : r;
+}
+
+const index = (v, rows, negative, what) => {
+  let i = Number(v);
+  if (i < 0 && negative !== 'error') i += rows;
+  if (!(i >= 0 && i < rows)) throw new RangeError(`${what}: index ${v} is out of range for ${rows} rows`);
+  return i;
+};
+
+/** The bags of indices: [start, end) runs of its flat entries, one a bag. */
+function bagsOf(indices, opts) {
+  const n = numel(indices.shape);
+  if (indices.shape.length === 2) {
+    if (opts.offsets) throw new RangeError('embeddingBag: 2-D indices take no offsets');
+    const l = indices.shape[1];
+    return Array.from({ length: indices.shape[0] }, (_, b) => [b * l, (b + 1) * l]);
+  }
+  if (indices.shape.length !== 1 || !opts.offsets) throw new RangeError('embeddingBag: 1-D indices need offsets');
+  const o = Array.from(opts.offsets.data, Number);
+  const count = opts.includeLastOffset ? o.length - 1 : o.length;
+  return Array.from({ length: count }, (_, b) => [o[b], b + 1 < o.length ? o[b + 1] : n]);
+}
+
+/** torch.nn.functional.embedding_bag: { data, shape, maxIndices? } (see the top of this file). */
+export function embeddingBag(weight, indices, opts = {}) {
+  const mode = opts.mode ?? 'mean';
+  if (!MODES.includes(mode)) throw new RangeError(`embeddingBag: mode must be one of ${MODES.join(', ')}`);
+  const weights = opts.perSampleWeights;
+  if (weights && mode !== 'sum') throw new RangeError('embeddingBag: perSampleWeights go with mode sum');
+  const dtype = dtypeOf(weight.data, opts);
+  const half = dtype === 'float16';
+  const value = half ? (b) => fromHalfBits(b, dtype) : (x) => x;
+  const [rows, dim] = [weight.shape[0], numel(weight.shape.slice(1))];
+  const bags = bagsOf(indices, opts);
+  const f32 = dtype !== 'float64'; // float16 computes in float32
+  const round = f32 ? Math.fround : (x) => x;
+  const fused = f32 && opts.paddingIdx === undefined;
+  const out = new Float64Array(bags.length * dim);
+  const maxIndices = mode === 'max' && opts.returnIndices ? new BigInt64Array(bags.length * dim) : undefined;
+  bags.forEach(([start, end], b) => {
+    const acc = new Float64Array(dim);
+    const from = new Array(dim).fill(0);
+    let count = 0;
+    for (let k = start; k < end; k++) {
+      const i = index(indices.data[k], rows, opts.negativeIndices, 'embeddingBag');
+      if (opts.paddingIdx !== undefined && i === opts.paddingIdx) continue;
+      const w = weights ? value(weights.data[k]) : 1;
+      for (let e = 0; e < dim; e++) {
+        const x = value(weight.data[i * dim + e]);
+        if (mode === 'max') {
+          if (count === 0 || x > acc[e]) { acc[e] = x; from[e] = i; }
+        } else if (weights) {
+          acc[e] = fused ? fma32(w, x, acc[e]) : round(acc[e] + round(w * x));
+        } else {
+          acc[e] = round(acc[e] + x);
+        }
+      }
+      count++;
+    }
+    for (let e = 0; e < dim; e++) {
+      let v = acc[e];
+      if (mode === 'mean' && count > 0) v = half ? Math.fround(fromHalfBits(toHalfBits(v, dtype), dtype) / count) : round(v / count);
+      out[b * dim + e] = v;
+      if (maxIndices) maxIndices[b * dim + e] = BigInt(from[e]);
+    }
+  });
+  const shape = [bags.length, ...weight.shape.slice(1)];
+  const data = half ? Uint16Array.from(out, (x) => toHalfBits(x, dtype)) : dtype === 'float64' ? out : Float32Array.from(out);
+  return maxIndices ? { data, shape, maxIndices: { data: maxIndices, shape } } : { data, shape };
+}
+
+/** torch.segment_reduce: { data, shape } (see the top of this file). */
+export function segmentReduce(data, opts = {}) {
+  const reduce = opts.reduce;
+  if (!REDUCTIONS.includes(reduce)) throw new RangeError(`segmentReduce: reduce must be one of ${REDUCTIONS.join(', ')}`);
+  const axis = opts.axis ?? 0;
+  const shape = data.shape, outer = numel(shape.slice(0, axis)), n = shape[axis], inner = numel(shape.slice(axis + 1));
+  let starts;
+  if (opts.lengths) {
+    starts = [0];
+    for (const l of opts.lengths.data) starts.push(starts.at(-1) + Number(l));
+  } else if (opts.offsets) {
+    starts = Array.from(opts.offsets.data, Number);
+  } else {
+    throw new RangeError('segmentReduce: give lengths or offsets');
+  }
+  if (starts.at(-1) !== n) throw new RangeError(`segmentReduce: the segments cover ${starts.at(-1)} of ${n} entries`);
+  const segments = starts.length - 1;
+  const round = data.data instanceof Float32Array ? Math.fround : (x) => x;
+  const identity = { sum: 0, mean: 0, prod: 1, max: -Infinity, min: Infinity }[reduce];
+  const start = opts.initial ?? identity;
+  const out = new Float64Array(outer * segments * inner);
+  for (let o = 0; o < outer; o++) {
+    for (let s = 0; s < segments; s++) {
+      for (let e = 0; e < inner; e++) {
+        let acc = round(start);
+        for (let j = starts[s]; j < starts[s + 1]; j++) {
+          const x = data.data[(o * n + j) * inner + e];
+          if (reduce === 'sum' || reduce === 'mean') acc = round(acc + x);
+          else if (reduce === 'prod') acc = round(acc * x);
+          else if (Number.isNaN(x) || (reduce === 'max' ? x > acc : x < acc)) acc = x;
+        }
+        const len = starts[s + 1] - starts[s];
+        if (reduce === 'mean') acc = len > 0 ? round(acc / len) : opts.initial !== undefined ? acc : NaN;
+        out[(o * segments + s) * inner + e] = acc;
+      }
+    }
+  }
+  const outShape = [...shape.slice(0, axis), segments, ...shape.slice(axis + 1)];
+  return { data: round === Math.fround ? Float32Array.from(out) : out, shape: outShape };
+}
+
+export const refBagOps = { embeddingBag, segmentReduce };

@@ -1,0 +1,70 @@
+// The fused gather-reduce ops' plain-JS references (common/reference-bag.mjs) against PyTorch
+// 1.13 (Debian's python3-torch), bit for bit, from tests/fixtures/bag-torch/cases.json (made by
+// make-fixtures.py there): embedding_bag in every mode and index form, with padding and
+// per-sample weights (float32's fused multiply-add), max's indices, NaN and signed zeros, in
+// float32, float64 and float16; segment_reduce with lengths and offsets, initial, along axis 1.
+// These references are what the ops' kernels will be checked against.
+import { describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { fma32, refBagOps } from '../../common/reference-bag.mjs';
+import { decode } from '../lib/torch-fixtures.mjs';
+
+// The bits of each element (NaN payloads and signed zeros included).
+function bits(data) {
+  const b = new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+  const w = data.BYTES_PER_ELEMENT;
+  return Array.from({ length: data.length }, (_, i) => Buffer.from(b.subarray(i * w, (i + 1) * w)).toString('hex'));
+}
+
+function sameBitsAs(got, want, what) {
+  assert.deepEqual(got.shape, want.shape, `${what}: shape`);
+  assert.equal(got.data.constructor, want.data.constructor, `${what}: type`);
+  const g = bits(got.data), w = bits(want.data);
+  const at = g.findIndex((x, i) => x !== w[i]);
+  assert.equal(at, -1, `${what}: element ${at}: reference ${got.data[at]} (${g[at]}), torch ${want.data[at]} (${w[at]})`);
+}
+
+test('fma32 rounds once where float64 would round twice', () => {
+  // (1 + 2^-15)(1 - 2^-15) = 1 - 2^-30, exact in float64; added to 2^24 + 2 it lands in float64
+  // on 2^24 + 3, halfway between two float32s, which ties to 2^24 + 4; the exact sum is below it
+  const a = 1 + 2 ** -15, b = 1 - 2 ** -15, c = 2 ** 24 + 2;
+  assert.equal(Math.fround(a * b + c), 2 ** 24 + 4);
+  assert.equal(fma32(a, b, c), 2 ** 24 + 2);
+  assert.equal(fma32(-a, b, -c), -(2 ** 24 + 2));
+  // no tie: (1 + 2^-15)^2 = 1 + 2^-14 + 2^-30 from 2^24 lies above the halfway point, and rounds up
+  assert.equal(fma32(a, a, 2 ** 24), 2 ** 24 + 2);
+  assert.equal(fma32(0.5, 3, 1), 2.5);
+  assert.ok(Number.isNaN(fma32(NaN, 1, 1)));
+  assert.equal(fma32(Infinity, 1, 1), Infinity);
+});
+
+describe('(fused gather-reduce) the references against PyTorch 1.13', () => {
+  const fixtures = JSON.parse(readFileSync(new URL('../fixtures/bag-torch/cases.json', import.meta.url)));
+
+  test('the fixtures cover what they should', () => {
+    assert.match(fixtures.torch, /^1\.13/);
+    const names = fixtures.cases.map((c) => c.name).join('\n');
+    for (const want of ['embedding_bag sum per_sample_weights float32 long bags (fused multiply-add)',
+      'embedding_bag mean float16 long bags', 'embedding_bag max NaN and signed zeros float32',
+      'embedding_bag max 2-D padding_idx float64, returnIndices', 'embedding_bag mean include_last_offset float16',
+      'segment_reduce mean initial float32', 'segment_reduce max NaN and signed zeros float64', 'segment_reduce prod axis 1 float64']) {
+      assert.ok(names.includes(want), want);
+    }
+  });
+
+  for (const c of fixtures.cases) {
+    test(c.name, () => {
+      const args = c.args.map(decode);
+      const opts = Object.fromEntries(Object.entries(c.opts).map(([k, v]) => [k, decode(v)]));
+      const run = () => refBagOps[c.op](...args, opts);
+      if (c.error) {
+        assert.throws(run, RangeError, `torch: ${c.error}`);
+        return;
+      }
+      const got = run();
+      sameBitsAs(got, decode(c.expected), 'output');
+      if (c.expectedIndices) sameBitsAs(got.maxIndices, decode(c.expectedIndices), 'max indices');
+    });
+  }
+});
