@@ -5,10 +5,16 @@
 // embeddingBag(weight, indices, opts): torch.nn.functional.embedding_bag
 // (https://pytorch.org/docs/1.13/generated/torch.nn.functional.embedding_bag.html). Bags are
 // the rows of a 2-D indices, or runs of a 1-D one starting at opts.offsets (opts.includeLastOffset:
-// offsets has one more entry, the end of the last bag). opts.mode 'sum' | 'mean' | 'max'
-// (default 'mean'); opts.perSampleWeights (indices' shape) with 'sum'; opts.paddingIdx: entries
-// equal to it are skipped and not counted; opts.returnIndices with 'max': also maxIndices, the row
-// each element's maximum came from. An empty bag gives zeros. In the order of its entries:
+// offsets has one more entry, the end of the last bag), or given by opts.segmentIds, sorted, one
+// an entry (TensorFlow's tf.sparse.segment_sum / segment_mean / segment_sqrt_n: bag s holds the
+// entries whose id is s; opts.numSegments bags, by default the last id + 1). opts.mode 'sum' |
+// 'mean' | 'max' | 'sqrtn' (default 'mean'; sqrtn: the sum over the square root of the count);
+// opts.perSampleWeights (indices' shape) with 'sum', and with 'mean' and 'sqrtn' as
+// tf.nn.embedding_lookup_sparse's combiners: the weighted sum over the sum of the weights, or
+// over the square root of the sum of their squares (both summed as the rows are); not with
+// 'max'. opts.paddingIdx: entries equal to it are skipped and not counted; opts.returnIndices
+// with 'max': also maxIndices, the row each element's maximum came from. An empty bag gives
+// zeros. In the order of its entries:
 //   - float32: each element summed in float32; with weights, a fused multiply-add
 //     (acc = w * x + acc, rounded once: fbgemm's kernel), except with paddingIdx, where torch
 //     takes its own loop: w * x rounded, then added;
@@ -30,7 +36,7 @@
 import { dtypeOf, fromHalfBits, toHalfBits } from './reference-scatter.mjs';
 import { numel } from './shape.mjs';
 
-const MODES = ['sum', 'mean', 'max'];
+const MODES = ['sum', 'mean', 'max', 'sqrtn'];
 const REDUCTIONS = ['sum', 'mean', 'max', 'min', 'prod'];
 
 // float32 a * b + c rounded once. The product of two float32s is exact in float64, but the sum
@@ -56,6 +62,22 @@ const index = (v, rows, negative, what) => {
 /** The bags of indices: [start, end) runs of its flat entries, one a bag. */
 function bagsOf(indices, opts) {
   const n = numel(indices.shape);
+  if (opts.segmentIds) {
+    const ids = Array.from(opts.segmentIds.data, Number);
+    if (indices.shape.length !== 1 || ids.length !== n) throw new RangeError('embeddingBag: segmentIds go with 1-D indices, one an entry');
+    for (let k = 1; k < n; k++) {
+      if (ids[k] < ids[k - 1]) throw new RangeError('embeddingBag: segmentIds must be sorted (for unsorted ids, indexReduce)');
+    }
+    const count = opts.numSegments ?? (n ? ids[n - 1] + 1 : 0);
+    if (n && (ids[0] < 0 || ids[n - 1] >= count)) throw new RangeError(`embeddingBag: a segment id is outside [0, ${count})`);
+    const bags = [];
+    for (let s = 0, k = 0; s < count; s++) {
+      const start = k;
+      while (k < n && ids[k] === s) k++;
+      bags.push([start, k]);
+    }
+    return bags;
+  }
   if (indices.shape.length === 2) {
     if (opts.offsets) throw new RangeError('embeddingBag: 2-D indices take no offsets');
     const l = indices.shape[1];
@@ -72,7 +94,7 @@ export function embeddingBag(weight, indices, opts = {}) {
   const mode = opts.mode ?? 'mean';
   if (!MODES.includes(mode)) throw new RangeError(`embeddingBag: mode must be one of ${MODES.join(', ')}`);
   const weights = opts.perSampleWeights;
-  if (weights && mode !== 'sum') throw new RangeError('embeddingBag: perSampleWeights go with mode sum');
+  if (weights && mode === 'max') throw new RangeError('embeddingBag: perSampleWeights do not go with mode max');
   const dtype = dtypeOf(weight.data, opts);
   const half = dtype === 'float16';
   const value = half ? (b) => fromHalfBits(b, dtype) : (x) => x;
@@ -86,11 +108,15 @@ export function embeddingBag(weight, indices, opts = {}) {
   bags.forEach(([start, end], b) => {
     const acc = new Float64Array(dim);
     const from = new Array(dim).fill(0);
-    let count = 0;
+    let count = 0, wsum = 0, w2sum = 0; // with weights: what mean and sqrtn divide by
     for (let k = start; k < end; k++) {
       const i = index(indices.data[k], rows, opts.negativeIndices, 'embeddingBag');
       if (opts.paddingIdx !== undefined && i === opts.paddingIdx) continue;
       const w = weights ? value(weights.data[k]) : 1;
+      if (weights) {
+        wsum = round(wsum + w);
+        w2sum = fused ? fma32(w, w, w2sum) : round(w2sum + round(w * w));
+      }
       for (let e = 0; e < dim; e++) {
         const x = value(weight.data[i * dim + e]);
         if (mode === 'max') {
@@ -103,9 +129,11 @@ export function embeddingBag(weight, indices, opts = {}) {
       }
       count++;
     }
+    // what a mean or sqrtn divides by: the count, or with weights their sum or root sum of squares
+    const by = mode === 'mean' ? (weights ? wsum : count) : mode === 'sqrtn' ? round(Math.sqrt(weights ? w2sum : count)) : 1;
     for (let e = 0; e < dim; e++) {
       let v = acc[e];
-      if (mode === 'mean' && count > 0) v = half ? Math.fround(fromHalfBits(toHalfBits(v, dtype), dtype) / count) : round(v / count);
+      if ((mode === 'mean' || mode === 'sqrtn') && count > 0) v = half ? Math.fround(fromHalfBits(toHalfBits(v, dtype), dtype) / by) : round(v / by);
       out[b * dim + e] = v;
       if (maxIndices) maxIndices[b * dim + e] = BigInt(from[e]);
     }

@@ -3,12 +3,17 @@
 // make-fixtures.py there): embedding_bag in every mode and index form, with padding and
 // per-sample weights (float32's fused multiply-add), max's indices, NaN and signed zeros, in
 // float32, float64 and float16; segment_reduce with lengths and offsets, initial, along axis 1.
-// These references are what the ops' kernels will be checked against.
+// And the segmentIds form against TensorFlow.js's sparseSegmentSum / sparseSegmentMean (cpu
+// backend), bit for bit, on seeded random calls. These references are what the ops' kernels will
+// be checked against.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fma32, refBagOps } from '../../common/reference-bag.mjs';
+import * as tf from '@tensorflow/tfjs-core';
+import '@tensorflow/tfjs-backend-cpu';
 import { decode } from '../lib/torch-fixtures.mjs';
+import { Rng } from '../lib/rng.mjs';
 
 // The bits of each element (NaN payloads and signed zeros included).
 function bits(data) {
@@ -67,4 +72,36 @@ describe('(fused gather-reduce) the references against PyTorch 1.13', () => {
       if (c.expectedIndices) sameBitsAs(got.maxIndices, decode(c.expectedIndices), 'max indices');
     });
   }
+});
+
+test('the segmentIds form against tfjs sparseSegmentSum and sparseSegmentMean (cpu), bit for bit', async () => {
+  await tf.setBackend('cpu');
+  const rng = new Rng(28);
+  for (let round = 0; round < 40; round++) {
+    const rows = rng.int(1, 30), dim = rng.int(1, 9), n = rng.int(1, 40);
+    const weight = { data: Float32Array.from({ length: rows * dim }, () => (rng.int(-4000, 4000) / 37) * 10 ** rng.int(-3, 3)), shape: [rows, dim] };
+    const ids = Int32Array.from({ length: n }, () => rng.int(0, rows - 1));
+    let s = 0; // sorted, with gaps (empty segments) and repeats
+    const seg = Int32Array.from({ length: n }, () => (s += rng.int(0, 2)));
+    for (const [mode, fn] of [['sum', tf.sparse.sparseSegmentSum], ['mean', tf.sparse.sparseSegmentMean]]) {
+      const want = tf.tidy(() => fn(tf.tensor(weight.data, weight.shape), tf.tensor(ids, [n], 'int32'), tf.tensor(seg, [n], 'int32')).dataSync().slice());
+      const got = refBagOps.embeddingBag(weight, { data: ids, shape: [n] }, { mode, segmentIds: { data: seg, shape: [n] } });
+      sameBitsAs(got, { data: want, shape: [seg[n - 1] + 1, dim] }, `round ${round} ${mode}`);
+    }
+  }
+});
+
+test('the segmentIds form: unsorted ids are refused, pointing to indexReduce; numSegments adds empty bags', () => {
+  const w = { data: Float32Array.from([1, 2, 3]), shape: [3, 1] };
+  const ids = { data: Int32Array.from([0, 1, 2]), shape: [3] };
+  assert.throws(() => refBagOps.embeddingBag(w, ids, { segmentIds: { data: Int32Array.from([0, 2, 1]), shape: [3] } }), /sorted .*indexReduce/);
+  const got = refBagOps.embeddingBag(w, ids, { mode: 'sum', segmentIds: { data: Int32Array.from([1, 1, 3]), shape: [3] }, numSegments: 5 });
+  assert.deepEqual(Array.from(got.data), [0, 3, 0, 3, 0]);
+  // TensorFlow's combiners with weights: sum w x / sum w, and sum w x / sqrt(sum w^2)
+  const wts = { data: Float32Array.from([1, 3, 2]), shape: [3] };
+  const mean = refBagOps.embeddingBag(w, ids, { mode: 'mean', perSampleWeights: wts, segmentIds: { data: Int32Array.from([0, 0, 0]), shape: [3] } });
+  assert.deepEqual(Array.from(mean.data), [Math.fround((1 + 6 + 6) / 6)]);
+  const sqrtn = refBagOps.embeddingBag(w, ids, { mode: 'sqrtn', perSampleWeights: wts, segmentIds: { data: Int32Array.from([0, 0, 0]), shape: [3] } });
+  assert.deepEqual(Array.from(sqrtn.data), [Math.fround(13 / Math.fround(Math.sqrt(14)))]);
+  assert.throws(() => refBagOps.embeddingBag(w, ids, { mode: 'max', perSampleWeights: wts, offsets: { data: Int32Array.from([0]), shape: [1] } }), /max/);
 });
