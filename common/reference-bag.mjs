@@ -28,10 +28,13 @@
 // segmentReduce(data, opts): torch.segment_reduce
 // (https://pytorch.org/docs/1.13/generated/torch.segment_reduce.html): opts.reduce 'sum' |
 // 'mean' | 'max' | 'min' | 'prod' over segments of opts.axis (default 0) given by opts.lengths
-// or opts.offsets (one more entry than segments); opts.initial starts every segment. Each starts
-// from initial, or the reduction's identity (sum 0, prod 1, max -Infinity, min Infinity); max
-// and min let a NaN through; a mean divides by the length, and an empty one without initial is
-// NaN. float32 and float64, computed in their type.
+// or opts.offsets (one more entry than segments), torch's forms, or by opts.segmentIds (sorted,
+// one an entry of the axis; opts.numSegments, by default the last id + 1), TensorFlow's
+// (https://www.tensorflow.org/api_docs/python/tf/math/segment_sum); opts.initial starts every
+// segment. Each starts from initial, or the reduction's identity (sum 0, prod 1, max -Infinity,
+// min Infinity); max and min let a NaN through; a mean divides by the length. An empty segment
+// keeps its start, except: a mean without initial is NaN (torch), and with segmentIds every
+// empty segment is 0 (TensorFlow). float32 and float64, computed in their type.
 // Tensors are { data, shape }, as in reference-scatter.mjs; indices any integer TypedArray.
 import { dtypeOf, fromHalfBits, toHalfBits } from './reference-scatter.mjs';
 import { numel } from './shape.mjs';
@@ -155,8 +158,19 @@ export function segmentReduce(data, opts = {}) {
     for (const l of opts.lengths.data) starts.push(starts.at(-1) + Number(l));
   } else if (opts.offsets) {
     starts = Array.from(opts.offsets.data, Number);
+  } else if (opts.segmentIds) {
+    const ids = Array.from(opts.segmentIds.data, Number);
+    if (ids.length !== n) throw new RangeError(`segmentReduce: segmentIds has ${ids.length} ids for ${n} entries`);
+    if (ids.some((v, k) => k > 0 && v < ids[k - 1])) throw new RangeError('segmentReduce: segmentIds must be sorted (for unsorted ids, indexReduce)');
+    const count = opts.numSegments ?? (n ? ids[n - 1] + 1 : 0);
+    if (n && (ids[0] < 0 || ids[n - 1] >= count)) throw new RangeError(`segmentReduce: a segment id is outside [0, ${count})`);
+    starts = [0];
+    for (let s = 0, k = 0; s < count; s++) {
+      while (k < n && ids[k] === s) k++;
+      starts.push(k);
+    }
   } else {
-    throw new RangeError('segmentReduce: give lengths or offsets');
+    throw new RangeError('segmentReduce: give lengths, offsets or segmentIds');
   }
   if (starts.at(-1) !== n) throw new RangeError(`segmentReduce: the segments cover ${starts.at(-1)} of ${n} entries`);
   const segments = starts.length - 1;
@@ -175,7 +189,8 @@ export function segmentReduce(data, opts = {}) {
           else if (Number.isNaN(x) || (reduce === 'max' ? x > acc : x < acc)) acc = x;
         }
         const len = starts[s + 1] - starts[s];
-        if (reduce === 'mean') acc = len > 0 ? round(acc / len) : opts.initial !== undefined ? acc : NaN;
+        if (len === 0 && opts.segmentIds) acc = 0;
+        else if (reduce === 'mean') acc = len > 0 ? round(acc / len) : opts.initial !== undefined ? acc : NaN;
         out[(o * segments + s) * inner + e] = acc;
       }
     }

@@ -105,3 +105,22 @@ test('the segmentIds form: unsorted ids are refused, pointing to indexReduce; nu
   assert.deepEqual(Array.from(sqrtn.data), [Math.fround(13 / Math.fround(Math.sqrt(14)))]);
   assert.throws(() => refBagOps.embeddingBag(w, ids, { mode: 'max', perSampleWeights: wts, offsets: { data: Int32Array.from([0]), shape: [1] } }), /max/);
 });
+
+test('segmentReduce with segmentIds: TensorFlow\'s documented examples, and its empty segments (zeros)', () => {
+  // https://www.tensorflow.org/api_docs/python/tf/math/segment_sum (and _max, _min, _mean, _prod)
+  const c = { data: Float32Array.from([1, 2, 3, 4, 4, 3, 2, 1, 5, 6, 7, 8]), shape: [3, 4] };
+  const segmentIds = { data: Int32Array.from([0, 0, 1]), shape: [3] };
+  const want = { sum: [5, 5, 5, 5, 5, 6, 7, 8], max: [4, 3, 3, 4, 5, 6, 7, 8], min: [1, 2, 2, 1, 5, 6, 7, 8],
+    mean: [2.5, 2.5, 2.5, 2.5, 5, 6, 7, 8], prod: [4, 6, 6, 4, 5, 6, 7, 8] };
+  for (const [reduce, values] of Object.entries(want)) {
+    const got = refBagOps.segmentReduce(c, { reduce, segmentIds });
+    assert.deepEqual(got.shape, [2, 4]);
+    assert.deepEqual(Array.from(got.data), values, reduce);
+  }
+  for (const reduce of ['sum', 'mean', 'max', 'min', 'prod']) { // an empty segment (id 1) and one past the ids
+    const got = refBagOps.segmentReduce(c, { reduce, segmentIds: { data: Int32Array.from([0, 2, 2]), shape: [3] }, numSegments: 4 });
+    assert.deepEqual(Array.from(got.data.subarray(4, 8)), [0, 0, 0, 0], reduce);
+    assert.deepEqual(Array.from(got.data.subarray(12)), [0, 0, 0, 0], reduce);
+  }
+  assert.throws(() => refBagOps.segmentReduce(c, { reduce: 'sum', segmentIds: { data: Int32Array.from([1, 0, 1]), shape: [3] } }), /sorted .*indexReduce/);
+});
