@@ -110,7 +110,7 @@ const SIMD_PROBE = new Uint8Array([0, 97, 115, 109, 1, 0, 0, 0, 1, 5, 1, 96, 0, 
 
 // The threads init() starts when not told (docs/environments.md, "How many threads"). Node and
 // Bun: the cores, up to the 16 measured: on 16 cores every doubling of the threads up to 16 sped
-// up the P suite's large calls, 1.5-2x from 8 to 16, for about 10 MB and a few ms of init a
+// up the P suite's large calls, 1.3-1.9x from 8 to 16, for about 10 MB and a few ms of init a
 // worker (docs/benchmarks.md, P). A browser: at most 4, as before; its cores were not measured
 // past 2, its hardwareConcurrency counts logical processors, and the page's own thread spins
 // while a call runs.
