@@ -36,6 +36,7 @@
 // keeps its start, except: a mean without initial is NaN (torch), and with segmentIds every
 // empty segment is 0 (TensorFlow). float32 and float64, computed in their type.
 // Tensors are { data, shape }, as in reference-scatter.mjs; indices any integer TypedArray.
+import { getNegative, rawIndex, resolve } from './reference.mjs';
 import { dtypeOf, fromHalfBits, toHalfBits } from './reference-scatter.mjs';
 import { numel } from './shape.mjs';
 
@@ -54,13 +55,6 @@ export function fma32(a, b, c) {
   if (Math.abs(s - r) !== Math.abs(other - s)) return r; // not a tie: s rounds as the exact sum
   return (err > 0) === (other > r) ? other : r;
 }
-
-const index = (v, rows, negative, what) => {
-  let i = Number(v);
-  if (i < 0 && negative !== 'error') i += rows;
-  if (!(i >= 0 && i < rows)) throw new RangeError(`${what}: index ${v} is out of range for ${rows} rows`);
-  return i;
-};
 
 /** The bags of indices: [start, end) runs of its flat entries, one a bag. */
 function bagsOf(indices, opts) {
@@ -113,7 +107,7 @@ export function embeddingBag(weight, indices, opts = {}) {
     const from = new Array(dim).fill(0);
     let count = 0, wsum = 0, w2sum = 0; // with weights: what mean and sqrtn divide by
     for (let k = start; k < end; k++) {
-      const i = index(indices.data[k], rows, opts.negativeIndices, 'embeddingBag');
+      const i = resolve(rawIndex(indices.data, k), rows, 'error', getNegative(opts));
       if (opts.paddingIdx !== undefined && i === opts.paddingIdx) continue;
       const w = weights ? value(weights.data[k]) : 1;
       if (weights) {

@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { choosePath, copiesBySet, copierOf, copyBlocks, copyBlocksOfType, executeScatterPlan, wordView } from './copy-plan.mjs';
+import { choosePath, copiesBySet, copierOf, copyBlocks, executeScatterPlan, wordView } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -406,10 +406,10 @@ function planInJs(s, t, target, Type, outLength, outBytes, outShape, nblocks) {
   const c = copierOf(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes),
     target.kind === 'array' ? target.array.byteOffset : 0, bb, Type.BYTES_PER_ELEMENT);
   // long blocks into a new array of the data's own type: set between the two, no word views
-  const ofType = target.kind !== 'array' && d.data.constructor === Type && copiesBySet(bb);
+  const ofType = target.kind !== 'array' && d.data.constructor === Type && copiesBySet(bb, Type.BYTES_PER_ELEMENT);
   return (offsets) => {
     const out = target.kind === 'array' ? target.array : new Type(outLength);
-    if (ofType) copyBlocksOfType(offsets, nblocks, d.data, out, bb);
+    if (ofType) copyBlocks(offsets, nblocks, d.data, out, bb, Type.BYTES_PER_ELEMENT, true);
     else copyBlocks(offsets, nblocks, c.words, wordView(out.buffer, out.byteOffset, outBytes, c.width), bb, c.width, target.kind !== 'array');
     return { data: out, shape: outShape };
   };

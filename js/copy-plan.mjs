@@ -36,11 +36,12 @@ export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
 
 /**
  * executePlan's copies between word views made beforehand (s, d: of width-byte words: copierOf's
- * source, wordView's destination; a prepared call makes its source's once).
+ * source, wordView's destination; a prepared call makes its source's once), or between arrays of
+ * one TypedArray type of width-byte elements where copiesBySet(bb, width).
  */
 export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
   const w = bb / width; // words per block
-  const shift = width === 4 ? 2 : width === 2 ? 1 : 0;
+  const shift = 31 - Math.clz32(width); // log2: offsets are in bytes
   if (w === 1) {
     for (let j = 0; j < n; j++) {
       const o = offsets[j];
@@ -69,25 +70,13 @@ export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
   }
 }
 
-/** Whether copyBlocks moves blocks of bb bytes by TypedArray.set (longer than its loop's). */
-export const copiesBySet = (bb) => bb > LOOP_WORDS * 4;
-
 /**
- * copyBlocks' set path, for blocks of bb bytes (copiesBySet) into a fresh dst of src's own
- * TypedArray type: offsets in bytes, each block by set on a subarray, which between arrays of one
- * type keeps every bit (ECMA-262, SetTypedArrayFromTypedArray: "preserves the bit-level encoding"),
- * so no integer view of dst is made. Zero blocks stay as dst has them (zeros).
+ * Whether copyBlocks moves blocks of bb bytes in elements of `width` bytes by TypedArray.set
+ * (longer than its loop's). Such a copy may be between views of one TypedArray type, floats too: set
+ * between arrays of one type keeps every bit (ECMA-262, SetTypedArrayFromTypedArray: "preserves
+ * the bit-level encoding"), so no integer views need be made.
  */
-export function copyBlocksOfType(offsets, n, src, dst, bb) {
-  const e = src.BYTES_PER_ELEMENT, be = bb / e;
-  for (let j = 0, at = 0; j < n; j++, at += be) {
-    const o = offsets[j];
-    if (o !== ZERO_BLOCK) {
-      const from = o / e;
-      dst.set(src.subarray(from, from + be), at);
-    }
-  }
-}
+export const copiesBySet = (bb, width) => bb / width > LOOP_WORDS;
 
 // The widest word that divides the element (so every offset), the block and both arrays' alignment.
 function wordWidth(src, dst, bb, elemSize) {

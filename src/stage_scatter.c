@@ -128,8 +128,8 @@ static uint32_t* hits_of(const wg_scatter_job* job) {
   return job->hits ? (uint32_t*)(void*)(job->workspace + job->ws_hits) : NULL;
 }
 
-/* An item applied to its destination row r from its source row at element `first`, counted
- * (hits: the mean, include_self 0). */
+/* An item applied to its destination row r from its source row src, counted (hits: the mean,
+ * include_self 0). */
 static inline void apply_item(const wg_scatter_job* job, size_t r, const uint8_t* src, uint32_t* hits) {
   uint8_t* dst = job->out + r * job->row_elems * job->elem_bytes;
   if (hits && hits[r]++ == 0 && !job->include_self) job->kernels.identity(dst, job->row_elems);
@@ -153,18 +153,16 @@ static void apply_piece(const wg_scatter_job* job, size_t q0, size_t k, const si
   }
 }
 
-/* Items applied in order: item k is q = order ? order[k] : first + k (with counts: hits). */
-static void apply_run(const wg_scatter_job* job, const size_t* order, size_t first, size_t n, uint32_t* hits) {
+/* Items applied in order: item k is q = order ? order[k] : k (with counts: hits). */
+static void apply_run(const wg_scatter_job* job, const size_t* order, size_t n, uint32_t* hits) {
   const size_t* dest = ws_array(job, job->ws_dest);
   const size_t* srcs = job->src_map ? ws_array(job, job->ws_src) : NULL;
   if (!hits) {
-    if (order) job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
-    else job->kernels.apply(job->out, job->updates, dest + first, NULL, srcs ? srcs + first : NULL, n, job->row_elems,
-                            job->src_step); /* not reached with parts; one part: first 0 */
+    job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
     return;
   }
   for (size_t k = 0; k < n; ++k) {
-    size_t q = order ? order[k] : first + k;
+    size_t q = order ? order[k] : k;
     if (dest[q] != WG_ZERO_BLOCK) apply_item(job, dest[q], source_row(job, item_source(job, srcs, q)), hits);
   }
 }
@@ -186,7 +184,7 @@ static void apply_sorted_rows(const wg_scatter_job* job, size_t first, size_t n,
  * them). */
 static int apply_items(const wg_scatter_job* job, size_t p, uint32_t* hits) {
   if (job->parts <= 1) {
-    apply_run(job, NULL, 0, job->nitems, hits);
+    apply_run(job, NULL, job->nitems, hits);
     return 1;
   }
   for (size_t c = 0; c < job->chunks; ++c) {
@@ -194,7 +192,7 @@ static int apply_items(const wg_scatter_job* job, size_t p, uint32_t* hits) {
     size_t first = c * job->chunk_items + starts[p], n = starts[p + 1] - starts[p];
     if (n == 0) continue;
     if (job->sorts_rows) apply_sorted_rows(job, first, n, hits);
-    else apply_run(job, ws_array(job, job->ws_order) + first, 0, n, hits);
+    else apply_run(job, ws_array(job, job->ws_order) + first, n, hits);
   }
   return 1;
 }
@@ -340,11 +338,13 @@ static size_t sort_range(const void* ctx, size_t planned) {
   return ((const wg_scatter_job*)ctx)->direct ? 0 : planned;
 }
 
+/* The apply stage's tiles on one part: tile 0 applies; with a pipeline, tiles 1 .. chunks resolve. */
+static size_t one_part_tiles(const wg_scatter_job* job) { return job->keeps ? job->chunks + 1 : 1; }
+
 static size_t apply_range(const void* ctx, size_t planned) {
   const wg_scatter_job* job = ctx;
   if (job->slabs > 1) return planned;
-  if (!job->direct) return job->max_parts;
-  return job->keeps ? job->chunks + 1 : 1; /* tile 0 applies; with a pipeline, tiles 1 .. chunks resolve */
+  return job->direct ? one_part_tiles(job) : job->max_parts;
 }
 
 const wg_stage_kind wg_stage_scatter_sort = {bind_scatter, run_sort, WG_STAGE_IN_RUN | WG_STAGE_CHECKS, sort_range};
@@ -428,7 +428,7 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
   }
   if (sorts) { /* apply: parts, or on one part chunks + 1 (apply_range) */
     wg_plan_stage(plan, &wg_stage_scatter_sort, job, job->chunks, 1);
-    size_t apply = one_part && job->chunks + 1 > job->max_parts ? job->chunks + 1 : job->max_parts;
+    size_t apply = one_part && one_part_tiles(job) > job->max_parts ? one_part_tiles(job) : job->max_parts;
     wg_plan_stage(plan, &wg_stage_scatter_apply, job, apply, 1);
   } else if (job->slabs > 1) {
     size_t bytes = out_count * elem_bytes; /* the output is in memory: no overflow */
@@ -437,7 +437,7 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
     wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->slabs,
                   wg_tile_for(job->slab_items * job->row_elems * elem_bytes));
   } else {
-    wg_plan_stage(plan, &wg_stage_scatter_apply, job, job->keeps ? job->chunks + 1 : 1, 1);
+    wg_plan_stage(plan, &wg_stage_scatter_apply, job, one_part_tiles(job), 1);
   }
   return WG_OK;
 }

@@ -53,20 +53,12 @@ export const C_CASES = [
   {
     id: 'C1', target: 'decode', forms: ['plain', 'prepared'], workload: 'S2a',
     title: 'decode write, tensorScatter in place: cache [1, 4096, 1024] resident, row [1, 1, 1024] a TypedArray tensor, writeIndices [1] (2047)',
-    make(api, fx) {
-      const cache = api.upload(fx.t2.data);
-      return { fn: api.tensorScatter, args: [cache, fx.t2.update, fx.t2.writeIndices, { inPlace: true }],
-        result: () => cache.read(), expected: fx.s2Expected, reset: () => zeroRow(cache, fx), dispose: () => cache.dispose() };
-    },
+    make: (api, fx) => decodeWrite(api, fx, api.tensorScatter, [fx.t2.update, fx.t2.writeIndices]),
   },
   {
     id: 'C2', target: 'decode', forms: ['plain', 'prepared'], workload: 'S2a-nd',
     title: 'decode write, scatterND in place: the same cache resident, row [1, 1024] a TypedArray tensor, indices [[0, 2047]]',
-    make(api, fx) {
-      const cache = api.upload(fx.t2.data);
-      return { fn: api.scatterND, args: [cache, fx.t2.ndIndices, fx.t2.ndUpdates, { inPlace: true }],
-        result: () => cache.read(), expected: fx.s2Expected, reset: () => zeroRow(cache, fx), dispose: () => cache.dispose() };
-    },
+    make: (api, fx) => decodeWrite(api, fx, api.scatterND, [fx.t2.ndIndices, fx.t2.ndUpdates]),
   },
   {
     id: 'C3', target: 'resident', forms: ['plain', 'prepared'], workload: 'S2a-nd',
@@ -116,19 +108,23 @@ export const C_CASES = [
   },
 ];
 
-// C4's bound: the JS loop's work (common/js-loops.mjs take: a new array, a row set at a time),
-// with what no call of the library may skip: every id checked (a negative one counting from the
-// end), and the result a tensor.
+// C4's bound: the JS loop itself (common/js-loops.mjs take: a new array, a row set at a time),
+// with what no call of the library may skip: every id checked, and the result a tensor. (W5's ids
+// are not negative; the loop would not count a negative one from the end.)
 function checkedTake(data, indices) {
-  const rows = data.shape[0], inner = data.data.length / rows, ids = indices.data, k = ids.length;
-  const out = new Float32Array(k * inner);
-  for (let i = 0; i < k; i++) {
-    let v = ids[i];
-    if (v < 0) v += rows;
-    if (!(v >= 0 && v < rows)) throw new RangeError(`take: index ${ids[i]} out of range`);
-    out.set(data.data.subarray(v * inner, (v + 1) * inner), i * inner);
+  const rows = data.shape[0], ids = indices.data;
+  for (let i = 0; i < ids.length; i++) {
+    if (!(ids[i] >= 0 && ids[i] < rows)) throw new RangeError(`take: index ${ids[i]} out of range`);
   }
-  return { data: out, shape: [k, ...data.shape.slice(1)] };
+  return { data: jsLoops.take(data, indices, { axis: 0 }), shape: [ids.length, ...data.shape.slice(1)] };
+}
+
+// S2a's decode write as a case: fn(cache, ...rest, { inPlace: true }) on a resident copy of the
+// cache, the row given as a TypedArray tensor.
+function decodeWrite(api, fx, fn, rest) {
+  const cache = api.upload(fx.t2.data);
+  return { fn, args: [cache, ...rest, { inPlace: true }], result: () => cache.read(), expected: fx.s2Expected,
+    reset: () => zeroRow(cache, fx), dispose: () => cache.dispose() };
 }
 
 // The cache's row the decode writes, zeroed through a view (valid until memory grows: nothing

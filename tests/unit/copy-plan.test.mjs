@@ -46,6 +46,30 @@ test('executePlan: every element size, each loop, zero blocks, views at odd offs
   assert.equal(cases, 60);
 });
 
+test('the JS path into a new array of the data\'s own type (blocks set between the two, no word views): the kernel\'s bits', () => {
+  const rng = new Rng(0x5e7);
+  try {
+    for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array, BigInt64Array]) {
+      for (const cols of [3, 40]) { // a loop of words, and TypedArray.set
+        const bytes = new Uint8Array(12 * cols * Type.BYTES_PER_ELEMENT).map(() => rng.int(0, 255)); // NaN payloads too
+        const table = { data: new Type(bytes.buffer), shape: [12, cols] };
+        const ids = { data: Int32Array.from({ length: 9 }, () => rng.int(-12, 11)), shape: [9] };
+        const got = {};
+        for (const path of ['js', 'kernel']) {
+          forcePath(path);
+          const before = pathCounts[path];
+          got[path] = take(table, ids);
+          assert.ok(pathCounts[path] > before, `${Type.name}: the ${path} path was taken`);
+        }
+        assert.equal(got.js.data.constructor, Type);
+        assert.deepEqual(bytesOf(got.js.data), bytesOf(got.kernel.data), `${Type.name}, rows of ${cols}`);
+      }
+    }
+  } finally {
+    forcePath(null);
+  }
+});
+
 // take of k rows of cols float32 from a [rows, cols] table: the k at which the model starts to
 // prefer the kernel (the JS path's cost grows with k, the data copy it saves does not).
 function switchPoint(rows, cols) {
