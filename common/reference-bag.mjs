@@ -21,7 +21,7 @@
 //   - float64: summed in float64, a weighted entry as w * x, then added (two roundings);
 //   - float16 (opts.dtype 'float16' over a Uint16Array of bits): summed in float32 and rounded
 //     to float16 at the end; a mean is that sum rounded to float16, divided by the count in
-//     float32, and rounded to float16 again;
+//     float32, and rounded to float16 again; bfloat16 (which torch 1.13 has not here) the same;
 //   - mean: the sum divided by the count (not multiplied by its inverse);
 //   - max: the first entry's row, then an element replaced only by a greater one: a tie keeps
 //     the first (-0 before 0), a NaN stays where it comes first and is passed over after.
@@ -50,10 +50,30 @@ export function fma32(a, b, c) {
   const p = a * b, s = p + c;
   const bp = s - c, err = (p - bp) + (c - (s - bp)); // s + err = p + c exactly
   const r = Math.fround(s);
-  if (err === 0 || r === s) return r;
-  const other = Math.fround(s + (s - r)); // the float32 on the far side of s from r
-  if (Math.abs(s - r) !== Math.abs(other - s)) return r; // not a tie: s rounds as the exact sum
-  return (err > 0) === (other > r) ? other : r;
+  if (err === 0 || r === s || !Number.isFinite(s)) return r;
+  // s rounds as the exact sum unless it lies halfway between two float32s (rounding to float64
+  // cannot cross a halfway point, only land on it): then the float64 one step away on either
+  // side round apart, and the exact sum lies on err's side
+  const up = Math.fround(nextFloat64(s, 1)), down = Math.fround(nextFloat64(s, -1));
+  if (up === down) return r;
+  return err > 0 ? up : down;
+}
+
+const f64 = new Float64Array(1), u64 = new BigUint64Array(f64.buffer);
+// The float64 next to x (finite, not 0) towards +Infinity (dir 1) or -Infinity (dir -1).
+function nextFloat64(x, dir) {
+  f64[0] = x;
+  u64[0] += (x > 0) === (dir > 0) ? 1n : -1n;
+  return f64[0];
+}
+
+// torch's rules for offsets: the first 0, none decreasing, none past the entries.
+function checkOffsets(o, n, op) {
+  o.forEach((v, k) => {
+    if (k === 0 && v !== 0) throw new RangeError(`${op}: the first offset must be 0`);
+    if (k > 0 && v < o[k - 1]) throw new RangeError(`${op}: offsets must not decrease`);
+    if (v > n) throw new RangeError(`${op}: an offset is past the end`);
+  });
 }
 
 /** The bags of indices: [start, end) runs of its flat entries, one a bag. */
@@ -82,7 +102,9 @@ function bagsOf(indices, opts) {
   }
   if (indices.shape.length !== 1 || !opts.offsets) throw new RangeError('embeddingBag: 1-D indices need offsets');
   const o = Array.from(opts.offsets.data, Number);
+  checkOffsets(o, n, 'embeddingBag');
   const count = opts.includeLastOffset ? o.length - 1 : o.length;
+  if (count < 0) throw new RangeError('embeddingBag: includeLastOffset needs at least one offset');
   return Array.from({ length: count }, (_, b) => [o[b], b + 1 < o.length ? o[b + 1] : n]);
 }
 
@@ -93,10 +115,12 @@ export function embeddingBag(weight, indices, opts = {}) {
   const weights = opts.perSampleWeights;
   if (weights && mode === 'max') throw new RangeError('embeddingBag: perSampleWeights do not go with mode max');
   const dtype = dtypeOf(weight.data, opts);
-  const half = dtype === 'float16';
+  const half = dtype === 'float16' || dtype === 'bfloat16';
   const value = half ? (b) => fromHalfBits(b, dtype) : (x) => x;
   const [rows, dim] = [weight.shape[0], numel(weight.shape.slice(1))];
   const bags = bagsOf(indices, opts);
+  const padding = opts.paddingIdx < 0 ? opts.paddingIdx + rows : opts.paddingIdx; // torch's, from the end
+  if (opts.paddingIdx !== undefined && !(padding >= 0 && padding < rows)) throw new RangeError('embeddingBag: paddingIdx is out of range');
   const f32 = dtype !== 'float64'; // float16 computes in float32
   const round = f32 ? Math.fround : (x) => x;
   const fused = f32 && opts.paddingIdx === undefined;
@@ -107,15 +131,16 @@ export function embeddingBag(weight, indices, opts = {}) {
     const from = new Array(dim).fill(0);
     let count = 0, wsum = 0, w2sum = 0; // with weights: what mean and sqrtn divide by
     for (let k = start; k < end; k++) {
-      const i = resolve(rawIndex(indices.data, k), rows, 'error', getNegative(opts));
-      if (opts.paddingIdx !== undefined && i === opts.paddingIdx) continue;
+      // outOfRange 'zero': a row of zeros (-1), counted, its max index -1
+      const i = resolve(rawIndex(indices.data, k), rows, opts.outOfRange ?? 'error', getNegative(opts));
+      if (opts.paddingIdx !== undefined && i === padding) continue;
       const w = weights ? value(weights.data[k]) : 1;
       if (weights) {
         wsum = round(wsum + w);
         w2sum = fused ? fma32(w, w, w2sum) : round(w2sum + round(w * w));
       }
       for (let e = 0; e < dim; e++) {
-        const x = value(weight.data[i * dim + e]);
+        const x = i < 0 ? 0 : value(weight.data[i * dim + e]);
         if (mode === 'max') {
           if (count === 0 || x > acc[e]) { acc[e] = x; from[e] = i; }
         } else if (weights) {
@@ -149,9 +174,14 @@ export function segmentReduce(data, opts = {}) {
   let starts;
   if (opts.lengths) {
     starts = [0];
-    for (const l of opts.lengths.data) starts.push(starts.at(-1) + Number(l));
+    for (const l of opts.lengths.data) {
+      if (Number(l) < 0) throw new RangeError('segmentReduce: a length is negative');
+      starts.push(starts.at(-1) + Number(l));
+    }
   } else if (opts.offsets) {
     starts = Array.from(opts.offsets.data, Number);
+    if (!starts.length) throw new RangeError('segmentReduce: offsets need at least one entry');
+    checkOffsets(starts, n, 'segmentReduce');
   } else if (opts.segmentIds) {
     const ids = Array.from(opts.segmentIds.data, Number);
     if (ids.length !== n) throw new RangeError(`segmentReduce: segmentIds has ${ids.length} ids for ${n} entries`);

@@ -65,6 +65,7 @@ export function prepareCalls(s) {
     negative: o.attrs.has('negative_indices') ? word('attrs.negative_indices') : -1,
     offsets: o.tensors.has('offsets') ? s.slot.offsets.ptr : -1,
     workspace: o.tensors.has('workspace') ? s.slot.workspace.shape : -1, // its size, from the shape query
+    outIndices: o.tensors.has('out_indices') ? s.slot.out_indices.ptr : -1, // dtype NONE: not written
   }]));
   s.descLayouts = new Map(); // descriptor -> its layout, with its attributes' words in its order (layoutOf)
   s.codes = { ok: abi.value('WG_OK'), dtype: new Map(Object.entries(abi.dtypes)),
@@ -248,16 +249,19 @@ function layOut(s, desc, args, planned) {
       copied = true;
     }
   }
+  // the workspace, and a second output (int32, the output's shape) where the plan writes one
   const wsBytes = L.workspace >= 0 ? w[L.workspace] : 0;
-  const wsPart = align16(wsBytes);
+  const second = L.outIndices >= 0 && w[s.slot.out_indices.dtype] !== s.codes.dtype.get('NONE');
+  const oiBytes = second ? outLength * 4 : 0;
+  const wsPart = align16(wsBytes) + align16(oiBytes);
   const total = inPart + wsPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = copied || wsBytes > 0 || into.kind === 'new' || into.kind === 'array';
-  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
+  const needsBase = copied || wsPart > 0 || into.kind === 'new' || into.kind === 'array';
+  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, second, oiBytes, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
 }
 
 /**
@@ -308,7 +312,9 @@ function placeInputs(s, planned, b, base, outPtr, copies) {
   w[s.slot.out.ptr] = outPtr;
   if (L.offsets >= 0) w[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
   if (L.workspace >= 0) w[s.slot.workspace.ptr] = b.wsBytes ? base + b.inPart : 0;
+  if (L.outIndices >= 0) w[L.outIndices] = b.oiBytes ? base + b.inPart + align16(b.wsBytes) : 0;
 }
+
 
 /** Runs op `desc` (a descriptor: defineOp) on the public function's arguments `args`. */
 export function callOp(s, desc, args) {
@@ -332,6 +338,7 @@ export function callOp(s, desc, args) {
     const status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     result = deliver(s, into, Type, outPtr, outLength, outShape, opts);
+    if (b.second) result.maxIndices = { data: new Int32Array(s.memory.buffer, words(s)[L.outIndices], outLength).slice(), shape: outShape };
   } finally {
     if (base) m._free(base);
     if (!result && into.kind === 'resident') m._free(outPtr);
@@ -354,6 +361,7 @@ export function planPrepared(p, desc, args) {
   if (b.into.kind === 'resident') {
     throw new TypeError(`prepare: ${desc.name}: opts.resident would make a new tensor at each run; give opts.out a resident tensor to write into`);
   }
+  if (b.second) throw new TypeError(`prepare: ${desc.name}: a call with a second output (opts.returnIndices) cannot be prepared; call it`);
   // The path a plain call would go: in JS, the run only resolves the offsets, into the block,
   // and js runs the copies from the caller's arrays (which stay out of wasm memory).
   const { t, L, w } = planned;
@@ -466,7 +474,7 @@ export function readOutShape({ slot }, w) {
  */
 export function failure(s, status, desc, t, negative) {
   return statusError(status, errorInfo(s), { op: desc.name, abi: s.abi, names: desc.names, messages: desc.messages, modes: desc.modes,
-    updatesAtLeast: desc.updatesAtLeast,
+    updatesAtLeast: desc.updatesAtLeast, segmentsName: t.segments?.name,
     dataShape: t.data.shape, indexShape: t.indices?.shape ?? [], indexData: t.indices ? indexValues(t.indices, s.memory.buffer) : [], negative });
 }
 

@@ -361,6 +361,80 @@ export interface GatherBlockQuantizedOptions<T extends ScaleArray> extends Commo
 export function gatherBlockQuantized<T extends ScaleArray, O extends GatherBlockQuantizedOptions<Widened<T>> = {}>(
   data: TensorLike<Uint8Array>, indices: TensorLike<IndexArray>, scales: TensorLike<T>, opts?: O): OpResult<T, O>;
 
+/** The 1-D index arrays the fused gather-reduce ops take as offsets, lengths or segment ids: bare, or as a tensor. */
+export type SegmentsLike = IndexArray | TensorLike<Int32Array | Uint32Array | BigInt64Array | BigUint64Array> | Tensor<IndexArray>;
+
+/** The float tables embeddingBag reduces: float32, float64, float16 or bfloat16 bits in a Uint16Array (opts.dtype). */
+export type FloatArray = Float32Array | Float64Array | Uint16Array;
+
+export interface EmbeddingBagOptions<T extends DataArray> extends CommonOptions<T> {
+  /** 'sum', 'mean' (default, as torch), 'max', or 'sqrtn' (the sum over the root of the count: TensorFlow's combiner). */
+  mode?: 'sum' | 'mean' | 'max' | 'sqrtn';
+  /** With 1-D indices: the start of each bag (the first 0); torch's offsets. */
+  offsets?: SegmentsLike;
+  /** offsets also holds the end of the last bag (torch's include_last_offset). */
+  includeLastOffset?: boolean;
+  /** With 1-D indices: a sorted bag id for each index (TensorFlow's sparse segment ids). */
+  segmentIds?: SegmentsLike;
+  /** With segmentIds: the bags (default the last id + 1). */
+  numSegments?: number;
+  /** A weight for each index, of the output's type: with 'sum' as torch; with 'mean' and 'sqrtn' as TensorFlow's combiners. */
+  perSampleWeights?: T | TensorLike<T>;
+  /** A row skipped wherever it is selected, and not counted (from the end when negative). */
+  paddingIdx?: number;
+  /** With 'max': the result also has maxIndices, the row each maximum came from. */
+  returnIndices?: boolean;
+  /** A Uint16Array table holds float16 or bfloat16 bits. */
+  dtype?: 'float16' | 'bfloat16';
+  /** A block-quantized table: its scales (and the options below), as gatherBlockQuantized's. */
+  scales?: TensorLike<ScaleArray>;
+  quantType?: QuantType;
+  bits?: number;
+  scaleType?: ScaleType;
+  zeroPoints?: TensorLike<Uint8Array>;
+  quantizeAxis?: number;
+  blockSize?: number;
+}
+
+/** embeddingBag's result with returnIndices: also the row each maximum came from (int32). */
+export type WithMaxIndices<R> = R & { maxIndices: { data: Int32Array; shape: number[] } };
+
+/**
+ * torch.nn.functional.embedding_bag: the rows of weight that indices select, reduced per bag as
+ * they are read (never gathered into memory). Bags from opts.offsets, 2-D indices (a bag a row)
+ * or opts.segmentIds. Output [bags, ...weight.shape.slice(1)]; an empty bag is zeros.
+ * docs/fused-gather-reduce.md.
+ */
+export function embeddingBag<T extends FloatArray, O extends EmbeddingBagOptions<Widened<T>> = {}>(
+  weight: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O):
+  O extends { returnIndices: true } ? WithMaxIndices<OpResult<T, O>> : OpResult<T, O>;
+/** A block-quantized table (opts.scales given): the output has the scales' type. */
+export function embeddingBag<S extends ScaleArray, O extends EmbeddingBagOptions<Widened<S>> & { scales: TensorLike<S> }>(
+  weight: TensorLike<Uint8Array>, indices: TensorLike<IndexArray>, opts: O): OpResult<S, O>;
+
+export interface SegmentReduceOptions<T extends DataArray> extends Omit<CommonOptions<T>, 'outOfRange' | 'negativeIndices'> {
+  reduce: 'sum' | 'mean' | 'max' | 'min' | 'prod';
+  /** torch's: the length of each segment, adding up to the axis. */
+  lengths?: SegmentsLike;
+  /** torch's: the start of each segment and then the end (the axis's length). */
+  offsets?: SegmentsLike;
+  /** TensorFlow's: a sorted segment id for each entry of the axis (an empty segment is 0). */
+  segmentIds?: SegmentsLike;
+  /** With segmentIds: the segments (default the last id + 1). */
+  numSegments?: number;
+  /** Every segment starts from it (torch). */
+  initial?: number;
+  /** The axis of the segments (default 0). */
+  axis?: number;
+}
+
+/**
+ * torch.segment_reduce / tf.math.segment_*: data's entries along opts.axis reduced per
+ * contiguous segment, in order. Output: data's shape with the segments along the axis.
+ */
+export function segmentReduce<T extends Float32Array | Float64Array, O extends SegmentReduceOptions<Widened<T>>>(
+  data: TensorLike<T>, opts: O): OpResult<T, O>;
+
 export interface UploadOptions {
   /**
    * 'uint4' or 'int4': tensor.data holds two 4-bit codes a byte (ceil(n / 2) bytes for a shape of

@@ -107,6 +107,10 @@ wg_status wg_call_shape(wg_call* c) {
   memcpy(out->shape, plan->out_shape, plan->out_rank * sizeof *out->shape);
   set_shape1(&c->tensors[WG_TENSOR_offsets], plan->offsets_blocks);
   set_shape1(&c->tensors[WG_TENSOR_workspace], plan->workspace_bytes);
+  wg_tensor* out_indices = &c->tensors[WG_TENSOR_out_indices];
+  out_indices->dtype = plan->out_indices ? WG_DTYPE_I32 : WG_DTYPE_NONE;
+  out_indices->rank = plan->out_indices ? out->rank : 0;
+  memcpy(out_indices->shape, out->shape, out_indices->rank * sizeof *out->shape);
   c->planned = c->op + 1;
   return WG_OK;
 }
@@ -203,6 +207,36 @@ wg_status wg_call_scatter(wg_call* c, int32_t op, const void* data, const size_t
   c->attrs[WG_ATTR_include_self] = desc->include_self;
   if (st != WG_OK) return st;
   return wg_call_tensor(c, WG_TENSOR_updates, updates, dtype, updates_shape, updates_rank);
+}
+
+wg_status wg_call_bag(wg_call* c, int32_t op, const void* data, const size_t* data_shape,
+                      size_t data_rank, const wg_bag_desc* desc, void* out) {
+  wg_call_init(c, op);
+  if (!desc) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  int32_t dtype = wg_dtype_of(wg_value_dtypes, 12, desc->value_type);
+  c->attrs[WG_ATTR_out_of_range] = desc->mode;
+  c->attrs[WG_ATTR_negative_indices] = desc->negative;
+  c->attrs[WG_ATTR_reduce] = desc->reduce;
+  c->attrs[WG_ATTR_segment_form] = desc->form;
+  c->attrs[WG_ATTR_num_segments] = desc->num_segments;
+  c->attrs[WG_ATTR_has_padding] = desc->has_padding;
+  c->attrs[WG_ATTR_padding_idx] = desc->padding_idx;
+  c->attrs[WG_ATTR_return_indices] = desc->max_indices != NULL;
+  c->tensors[WG_TENSOR_out].ptr = out;
+  c->tensors[WG_TENSOR_out_indices].ptr = desc->max_indices;
+  wg_status st = wg_call_tensor(c, WG_TENSOR_data, data, dtype, data_shape, data_rank);
+  if (st == WG_OK && desc->form != WG_SEGMENTS_FIXED) {
+    size_t len = desc->segments_len;
+    st = wg_call_tensor(c, WG_TENSOR_segments, desc->segments,
+                        wg_dtype_of(wg_index_dtypes, 4, desc->segments_type), &len, 1);
+  }
+  if (st == WG_OK && desc->initial) st = wg_call_tensor(c, WG_TENSOR_initial, desc->initial, dtype, NULL, 0);
+  if (st == WG_OK && desc->weights) {
+    /* the weights' shape is the indices': set with them (the bags' wrapper) */
+    c->tensors[WG_TENSOR_weights].ptr = (void*)(uintptr_t)desc->weights;
+    c->tensors[WG_TENSOR_weights].dtype = dtype;
+  }
+  return st;
 }
 
 wg_status wg_call_shape_out(wg_call* c, size_t* out_shape, size_t* out_rank, wg_error_info* err) {

@@ -138,6 +138,10 @@ wg_status wg_call_scatter(wg_call* c, int32_t op, const void* data, const size_t
                           const size_t* index_shape, size_t index_rank, const void* updates,
                           const size_t* updates_shape, size_t updates_rank,
                           const wg_scatter_desc* desc, void* out);
+/* The fused gather-reduce's public arguments (data and desc: src/wasm_gather.h, out) into a
+ * record for op, its other attributes at their defaults (the indices are the caller's). */
+wg_status wg_call_bag(wg_call* c, int32_t op, const void* data, const size_t* data_shape,
+                      size_t data_rank, const wg_bag_desc* desc, void* out);
 /* A wrapper's failure before the call: the record's error copied out, and st. */
 wg_status wg_call_failed(const wg_call* c, wg_status st, wg_error_info* err);
 /* The shape query for the public API: copies the output shape out. */

@@ -52,7 +52,9 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
   for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
     const wg_tensor* t = &c->tensors[r];
     if (!((takes >> r) & 1) || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || t->ptr) continue;
-    if (r == WG_TENSOR_indices) {
+    if (r == WG_TENSOR_out_indices) {
+      if (plan->out_indices && out_count) return 0;
+    } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments) {
       if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
     } else if (out_count && !offsets_mode && (r == WG_TENSOR_out || present(t))) {
       return 0;
@@ -142,6 +144,10 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   for (size_t i = 0; i < plan->nstages; ++i) {
     const wg_stage* st = &plan->stages[i];
     if (i == 0 || st->job != st[-1].job || st->kind->bind != st[-1].kind->bind) st->kind->bind(st->job, c, threads);
+  }
+  if (plan->validate && !offsets_mode) {
+    wg_status st = plan->validate(plan, c, err);
+    if (st != WG_OK) return st;
   }
   /* The stages' items in this run, once bound (0: the stage does not run). */
   int when = offsets_mode ? WG_STAGE_IN_OFFSETS : WG_STAGE_IN_RUN, checked = 0;

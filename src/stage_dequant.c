@@ -4,6 +4,91 @@
 
 #include "index_resolve.h"
 
+/* The dtypes of wg_quant_type's values (the table's codes) and of wg_scale_type's (the scales'). */
+const wg_value_dtype wg_quant_dtypes[3] = {
+    {WG_QUANT_UINT8, WG_DTYPE_U8}, {WG_QUANT_UINT4, WG_DTYPE_U4}, {WG_QUANT_INT4, WG_DTYPE_I4}};
+const wg_value_dtype wg_scale_dtypes[3] = {
+    {WG_SCALE_F32, WG_DTYPE_F32}, {WG_SCALE_F16, WG_DTYPE_F16}, {WG_SCALE_BF16, WG_DTYPE_BF16}};
+
+/* shape == want in rank and every dim, else `status` naming the first difference. */
+static wg_status check_shape(const size_t* shape, size_t rank, const size_t* want, size_t want_rank,
+                             wg_status status, wg_arg arg, wg_error_info* err) {
+  if (rank != want_rank) return wg_fail(err, status, arg, -1, (int64_t)rank, (int64_t)want_rank);
+  for (size_t d = 0; d < rank; ++d) {
+    if (shape[d] != want[d]) return wg_fail(err, status, arg, (int64_t)d, (int64_t)shape[d], (int64_t)want[d]);
+  }
+  return WG_OK;
+}
+
+/* The table's rules (wg_dequant_table in stage_dequant.h). */
+wg_status wg_dequant_table(const wg_call* c, wg_dequant_job* t, size_t* shape, wg_error_info* err) {
+  const wg_tensor* data = &c->tensors[WG_TENSOR_data];
+  const wg_tensor* scales = &c->tensors[WG_TENSOR_scales];
+  const wg_tensor* zero_points = &c->tensors[WG_TENSOR_zero_points];
+  const int32_t bits = c->attrs[WG_ATTR_bits], block_size = c->attrs[WG_ATTR_block_size];
+  const int32_t quantize_axis = c->attrs[WG_ATTR_quantize_axis];
+  size_t rank = data->rank;
+  if (rank < 1) return wg_fail(err, WG_ERR_DATA_SCALAR, WG_ARG_DATA, -1, 0, 1);
+  int32_t quant_type = wg_value_of_dtype(wg_quant_dtypes, 3, data->dtype);
+  int32_t scale_type = wg_value_of_dtype(wg_scale_dtypes, 3, scales->dtype);
+  if (quant_type < 0 || scale_type < 0) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  int packed = quant_type == WG_QUANT_UINT8; /* 8 / bits codes a byte along the last axis */
+  if (packed ? !(bits == 2 || bits == 4 || bits == 8) : bits != 4) {
+    return wg_fail(err, WG_ERR_BITS, WG_ARG_NONE, -1, bits, quant_type);
+  }
+  if (block_size < 16 || (block_size & (block_size - 1))) {
+    return wg_fail(err, WG_ERR_BLOCK_SIZE, WG_ARG_NONE, -1, block_size, 16);
+  }
+  size_t qa;
+  wg_status st = wg_normalize_axis(quantize_axis, (int64_t)rank, &qa, err);
+  if (st != WG_OK) {
+    if (err) err->arg = WG_ARG_QUANTIZE_AXIS;
+    return st;
+  }
+  if (packed && qa != rank - 1) {
+    return wg_fail(err, WG_ERR_QUANTIZE_AXIS_PACKED, WG_ARG_QUANTIZE_AXIS, -1, quantize_axis,
+                   (int64_t)rank - 1);
+  }
+  /* The logical shape: for uint8 the last stored dim holds 8 / bits codes an element. */
+  memcpy(shape, data->shape, rank * sizeof *shape);
+  unsigned per = packed ? 8 / (unsigned)bits : 1;
+  if (shape[rank - 1] > SIZE_MAX / per) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_DATA, -1, -1, -1);
+  shape[rank - 1] *= per;
+  if (wg_prod(shape, 0, rank) == SIZE_MAX) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_DATA, -1, -1, -1);
+
+  size_t bs = (size_t)block_size;
+  size_t scale_shape[WG_MAX_RANK];
+  memcpy(scale_shape, shape, rank * sizeof *shape);
+  scale_shape[qa] = shape[qa] / bs + (shape[qa] % bs != 0);
+  st = check_shape(scales->shape, scales->rank, scale_shape, rank, WG_ERR_SCALES_SHAPE,
+                   WG_ARG_SCALES, err);
+  if (st != WG_OK) return st;
+  t->zp_kind = WG_ZP_DEFAULT;
+  if (zero_points->dtype != WG_DTYPE_NONE) {
+    size_t zp_shape[WG_MAX_RANK];
+    memcpy(zp_shape, scale_shape, rank * sizeof *shape);
+    zp_shape[rank - 1] = zp_shape[rank - 1] / per + (zp_shape[rank - 1] % per != 0);
+    st = check_shape(zero_points->shape, zero_points->rank, zp_shape, rank, WG_ERR_ZERO_POINTS_SHAPE,
+                     WG_ARG_ZERO_POINTS, err);
+    if (st != WG_OK) return st;
+    if (zero_points->dtype != data->dtype) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_ZERO_POINTS, -1, -1, -1);
+    t->zp_kind = !packed ? WG_ZP_NIBBLES : bits == 8 ? WG_ZP_BYTES : WG_ZP_ROWS;
+    t->zp_row_bytes = zp_shape[rank - 1];
+  }
+
+  t->qlen = shape[qa];
+  t->post = wg_prod(shape, qa + 1, rank);
+  t->nblk = scale_shape[qa];
+  t->block = bs;
+  t->bits = (unsigned)bits;
+  t->is_signed = quant_type == WG_QUANT_INT4;
+  t->default_zp = packed ? 1 << (bits - 1) : 0;
+  t->scale_type = (wg_scale_type)scale_type;
+  t->out_size = wg_scale_bytes(t->scale_type);
+  t->kernel = wg_pick_dequant(t->bits, t->is_signed, t->scale_type);
+  return WG_OK;
+}
+
 /* The scales (as float32) and zero points of blocks s0 .. s0 + count, which lie in one row of
  * the scales when the zero points are packed in rows (WG_ZP_ROWS: the quantize axis is the last). */
 static void block_params(const wg_dequant_job* t, size_t s0, size_t count, float* sc, int32_t* zp) {
@@ -50,7 +135,8 @@ static void dequant_rows(const wg_dequant_job* t, size_t row0, size_t n, uint8_t
  * whose blocks are consecutive, WG_ROW_BLOCKS blocks at most, each one kernel call. With the
  * quantize axis last (post == 1) a run is (part of) a row, `block` elements a block; otherwise
  * consecutive elements have consecutive scales, a block of one element each. */
-static void dequant_run(const wg_dequant_job* t, size_t p, size_t n, uint8_t* dst) {
+void wg_dequant_elements(const wg_dequant_job* t, size_t p, size_t n, void* out) {
+  uint8_t* dst = out;
   float sc[WG_ROW_BLOCKS];
   int32_t zp[WG_ROW_BLOCKS];
   size_t post_i = p % t->post, x = p / t->post % t->qlen, pre = p / t->post / t->qlen;
@@ -109,7 +195,7 @@ static int run_slices(void* ctx, size_t start, size_t n) {
         size_t rows = t->inner / t->qlen;
         dequant_rows(t, (o * t->axis_size + off[j]) * rows, rows, dst);
       } else {
-        dequant_run(t, (o * t->axis_size + off[j]) * t->inner, t->inner, dst);
+        wg_dequant_elements(t, (o * t->axis_size + off[j]) * t->inner, t->inner, dst);
       }
     }
     q += k;
@@ -118,12 +204,16 @@ static int run_slices(void* ctx, size_t start, size_t n) {
 }
 
 
-static void bind_slices(void* ctx, const wg_call* c, size_t threads) {
-  (void)threads;
-  wg_dequant_job* t = ctx;
+void wg_dequant_bind(wg_dequant_job* t, const wg_call* c) {
   t->data = c->tensors[WG_TENSOR_data].ptr;
   t->scales = c->tensors[WG_TENSOR_scales].ptr;
   t->zp = t->zp_kind == WG_ZP_DEFAULT ? NULL : c->tensors[WG_TENSOR_zero_points].ptr;
+}
+
+static void bind_slices(void* ctx, const wg_call* c, size_t threads) {
+  (void)threads;
+  wg_dequant_job* t = ctx;
+  wg_dequant_bind(t, c);
   t->out = c->tensors[WG_TENSOR_out].ptr;
   t->indices = c->tensors[WG_TENSOR_indices].ptr;
   t->index_type = (wg_index_type)wg_index_type_of(c->tensors[WG_TENSOR_indices].dtype);

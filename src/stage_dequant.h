@@ -53,6 +53,21 @@ typedef struct wg_dequant_job {
 
 extern const wg_stage_kind wg_stage_dequant;
 
+/* wg_quant_type's values as the codes' dtypes, wg_scale_type's as the scales'. */
+extern const wg_value_dtype wg_quant_dtypes[3], wg_scale_dtypes[3];
+/* The rules of a block-quantized table (the call's data, scales, zero points, bits, block size,
+ * quantize axis: onnxruntime's GatherBlockQuantized): data rank >= 1; quant type, bits, block
+ * size; the quantize axis in range, and last for uint8; the scales' and zero points' shapes.
+ * Fills the job's layout of the table (all but outer, axis_size, count, inner, whole_rows) and
+ * its logical shape (data's rank). */
+wg_status wg_dequant_table(const wg_call* c, wg_dequant_job* job, size_t* shape, wg_error_info* err);
+
+/* The table's addresses from the call (the stage's bind does this and more). */
+void wg_dequant_bind(wg_dequant_job* job, const wg_call* c);
+/* Logical elements p .. p + n of the table dequantized into dst, in the scales' type: a bound
+ * job's slice, or part of one (the fused gather-reduce sums them: stage_bag.c). */
+void wg_dequant_elements(const wg_dequant_job* job, size_t p, size_t n, void* dst);
+
 /* Adds the job as the plan's stage, with its index check (gather_axis, first_dim). */
 void wg_plan_dequant(wg_plan* plan, wg_dequant_job* job, size_t first_dim);
 

@@ -67,6 +67,15 @@ typedef enum wg_status {
                                         dtypes: err->value, err->limit) */
   WG_ERR_REDUCE = 23,                /* reduce (err->value) is not one this op has (mean: scatter and
                                         index_reduce), or include_self / circular not 0 or 1 */
+  /* embedding_bag's and segment_reduce's own rules */
+  WG_ERR_SEGMENTS = 24,              /* the segments break rule err->dim (a wg_segment_rule) at
+                                        err->position: its value (err->value), the bound (err->limit) */
+  WG_ERR_VALUE_TYPE = 25,            /* data's element type (err->value, a dtype of the call
+                                        record) is not one the op reduces */
+  WG_ERR_WEIGHTS = 26,               /* per-sample weights with max (err->dim = -2), or their rank
+                                        (err->dim = -1) or shape[err->dim] (err->value) is not the
+                                        indices' (err->limit) */
+  WG_ERR_PADDING_IDX = 27,           /* padding_idx (err->value) outside [-rows, rows) (err->limit = rows) */
 } wg_status;
 
 /* Which argument an error is about. */
@@ -82,6 +91,9 @@ typedef enum wg_arg {
   WG_ARG_QUANTIZE_AXIS = 8,
   WG_ARG_UPDATES = 9,       /* the scatters: src / updates / source / update */
   WG_ARG_REDUCE = 10,
+  WG_ARG_SEGMENTS = 11,     /* embedding_bag, segment_reduce: offsets, lengths or segment ids */
+  WG_ARG_WEIGHTS = 12,      /* embedding_bag: per-sample weights */
+  WG_ARG_INITIAL = 13,      /* segment_reduce: the initial value */
 } wg_arg;
 
 typedef enum wg_index_type {
@@ -157,7 +169,58 @@ typedef enum wg_reduce {
   WG_REDUCE_MAX = 3,
   WG_REDUCE_MIN = 4,
   WG_REDUCE_MEAN = 5, /* scatter and index_reduce: the sum over the count; integers floor */
+  WG_REDUCE_SQRTN = 6, /* embedding_bag: the sum over the square root of the count (TensorFlow's
+                          sqrtn combiner) */
 } wg_reduce;
+
+/* How embedding_bag's and segment_reduce's segments (bags) are given
+ * (docs/fused-gather-reduce.md). */
+typedef enum wg_segment_form {
+  WG_SEGMENTS_FIXED = 0,   /* embedding_bag: none; 2-D indices, a bag a row */
+  WG_SEGMENTS_OFFSETS = 1, /* the start of each segment, the first 0; the last ends at the end */
+  WG_SEGMENTS_BOUNDS = 2,  /* the starts and then the end of the last (torch's include_last_offset;
+                              segment_reduce's offsets) */
+  WG_SEGMENTS_LENGTHS = 3, /* the length of each segment, in order, adding up to the entries */
+  WG_SEGMENTS_IDS = 4,     /* a sorted segment id for each entry (TensorFlow's), ids in
+                              [0, num_segments) */
+} wg_segment_form;
+
+/* The rule a WG_ERR_SEGMENTS broke (err->dim). */
+typedef enum wg_segment_rule {
+  WG_SEGMENT_FORM = 0,      /* the form does not go with the indices' rank or the op (err->value:
+                               the form, err->limit: the indices' rank), or segments are not 1-D */
+  WG_SEGMENT_FIRST = 1,     /* offsets: the first (err->value) is not 0 */
+  WG_SEGMENT_DECREASING = 2, /* offsets, segment ids: one (err->value) is less than the one
+                                before it (err->limit) */
+  WG_SEGMENT_PAST_END = 3,  /* offsets: one (err->value) is past the entries (err->limit) */
+  WG_SEGMENT_NEGATIVE = 4,  /* a length or segment id (err->value) is negative */
+  WG_SEGMENT_COVER = 5,     /* segment_reduce: the segments end at err->value, not at the end of
+                               the axis (err->limit) */
+  WG_SEGMENT_ID_RANGE = 6,  /* a segment id (err->value) is not below num_segments (err->limit) */
+  WG_SEGMENT_COUNT = 7,     /* the segments' length (err->value) is not what the form needs
+                               (err->limit): ids one an entry, bounds at least one */
+} wg_segment_rule;
+
+/* embedding_bag's and segment_reduce's description of a call: the element type, the
+ * reduction, the segments and the options. */
+typedef struct wg_bag_desc {
+  int32_t value_type;     /* wg_value_type: F32, F64, F16, BF16 (segment_reduce: F32, F64) */
+  int32_t reduce;         /* embedding_bag: ADD, MEAN, MAX, SQRTN; segment_reduce: ADD, MEAN,
+                             MAX, MIN, MUL */
+  int32_t form;           /* wg_segment_form */
+  const void* segments;   /* the offsets, lengths or ids (WG_SEGMENTS_FIXED: NULL) */
+  int32_t segments_type;  /* wg_index_type */
+  size_t segments_len;
+  int32_t num_segments;   /* WG_SEGMENTS_IDS: the segments */
+  const void* weights;    /* embedding_bag: per-sample weights of the value type, one an index, or NULL */
+  int32_t has_padding;    /* embedding_bag: entries whose row is padding_idx are skipped */
+  int32_t padding_idx;    /* in [-rows, rows) */
+  int32_t* max_indices;   /* embedding_bag, max: the row each output element came from, or NULL */
+  const void* initial;    /* segment_reduce: one value of the value type that starts every
+                             segment, or NULL */
+  int32_t mode;           /* wg_oob_mode for the indices */
+  int32_t negative;       /* wg_negative_mode */
+} wg_bag_desc;
 
 /* A scatter's element type and policies. */
 typedef struct wg_scatter_desc {
@@ -309,6 +372,20 @@ wg_status wg_tensor_scatter(wg_pool* pool, const void* cache, const size_t* cach
                             size_t cache_rank, const void* update, const size_t* update_shape,
                             size_t update_rank, const void* write_indices, wg_index_type index_type,
                             int32_t axis, int32_t circular, size_t elem_size, void* out,
+                            wg_error_info* err);
+
+/* ---- the fused gather-reduce (docs/fused-gather-reduce.md): each output row reduced from its
+ * segment's rows in order, the segments in parallel: the same bits at any thread count. ---- */
+/* torch.nn.functional.embedding_bag: the rows of weight [rows, ...] that indices select,
+ * reduced per bag (desc: the form of the bags, the mode, weights, padding) into out [bags, ...]. */
+wg_status wg_embedding_bag(wg_pool* pool, const void* weight, const size_t* weight_shape,
+                           size_t weight_rank, const void* indices, wg_index_type index_type,
+                           const size_t* index_shape, size_t index_rank, const wg_bag_desc* desc,
+                           void* out, wg_error_info* err);
+/* torch.segment_reduce, tf.math.segment_*: data's entries along axis reduced per segment into
+ * out (data's shape with the segments along axis). */
+wg_status wg_segment_reduce(wg_pool* pool, const void* data, const size_t* data_shape,
+                            size_t data_rank, int32_t axis, const wg_bag_desc* desc, void* out,
                             wg_error_info* err);
 
 #ifdef __cplusplus

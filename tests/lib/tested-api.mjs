@@ -15,4 +15,4 @@ export default api;
 /** The module's js/copy-plan.mjs (forcePath, pathCounts: which path moves the bytes), or null. */
 export const copyPlan = await import(new URL('./copy-plan.mjs', url)).catch(() => null);
 export const { dispose, gather, gatherElements, gatherND, heapStats, init, take, upload, scatter, scatterElements,
-  scatterND, indexReduce, tensorScatter } = api;
+  scatterND, indexReduce, tensorScatter, embeddingBag, segmentReduce } = api;

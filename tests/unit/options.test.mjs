@@ -109,7 +109,7 @@ for (const config of [{ variant: 'simd' }, { variant: 'simd-threaded', threads: 
       expectError(gather, [f32(6, [3, 2]), 0, i32([0, 0], [1, 2]), { Resident: true }], TypeError, /did you mean 'resident'\?/);
       expectError(gatherBlockQuantized, [q8(), i32([0], [1]), qs(), { blockSize: 16, blocksize: 16 }], TypeError,
         new RegExp("^gatherBlockQuantized: unknown option 'blocksize' \\(did you mean 'blockSize'\\?\\) \\(valid options: quantType, bits, " +
-          `scaleType, zeroPoints, gatherAxis, quantizeAxis, blockSize, ${COMMON}\\)$`));
+          `scaleType, zeroPoints, quantizeAxis, blockSize, gatherAxis, ${COMMON}\\)$`));
       // Named before the tensors are checked: a misspelt quantType would otherwise show as a length error.
       expectError(gatherBlockQuantized, [{ data: new Uint8Array(24), shape: [3, 16] }, i32([0], [1]), qs(), { quanttype: 'int4', blockSize: 16 }],
         TypeError, /^gatherBlockQuantized: unknown option 'quanttype' \(did you mean 'quantType'\?\)/);

@@ -2,7 +2,8 @@
 // and bundler resolution): what a new user wrote and the types got wrong. Each
 // `@ts-expect-error` is a line that must not compile.
 import {
-  gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, take, tensorScatter, upload,
+  embeddingBag, gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, segmentReduce, take,
+  tensorScatter, upload,
 } from 'wasm-gather';
 import type {
   ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, Reduce, ResidentTensor, Result, ScatterOptions, ScatterOutOfRange, Shape, TakeOptions,
@@ -137,6 +138,20 @@ try {
   const other: ErrorCode = 'ERR_WG_OTHER';
 }
 
+// 5b: the fused gather-reduce: a bag's result, max indices with returnIndices, a quantized table's
+// scales' type, the segments bare or as tensors.
+const table = { data: new Float32Array(12), shape: [4, 3] };
+const bag: Result<Float32Array> = embeddingBag(table, { data: [0, 1, 3], shape: [3] }, { offsets: [0, 2], mode: 'sum' });
+const bagMax = embeddingBag(table, { data: new Int32Array(4), shape: [2, 2] }, { mode: 'max', returnIndices: true });
+const fromRow: Int32Array = bagMax.maxIndices.data;
+const bagQ: Result<Uint16Array> = embeddingBag({ data: new Uint8Array(8), shape: [1, 16] }, { data: [0], shape: [1] },
+  { segmentIds: new Int32Array([0]), scales: { data: new Uint16Array(1), shape: [1, 1] }, quantType: 'uint4', blockSize: 16 });
+// @ts-expect-error: not a mode
+embeddingBag(table, { data: [0], shape: [1] }, { offsets: [0], mode: 'min' });
+const seg: Result<Float64Array> = segmentReduce({ data: new Float64Array(6), shape: [3, 2] }, { reduce: 'max', lengths: [1, 2] });
+// @ts-expect-error: reduce is required
+segmentReduce({ data: new Float64Array(6), shape: [3, 2] }, { lengths: [1, 2] });
+
 // 6: wasm-gather/tfjs (js/tfjs.d.ts, which re-exports js/tfjs.d.cts). tf: import * as tf from
 // '@tensorflow/tfjs-core', an optional peer not installed here.
 async function adapter(tf: TfjsCoreNamespace): Promise<KernelEntry[]> {
@@ -150,4 +165,5 @@ async function adapter(tf: TfjsCoreNamespace): Promise<KernelEntry[]> {
 
 export const used: unknown[] = [adapter, viaScatterOpts, notSurelyScattered, built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
   none, axisResult, inPlace, into, maybeInPlace, byFlag, viaTakeOpts, nd, deq, intoShared, fromShared, view, i32Shape,
-  fromTyped, up, deqTyped, bins, written, writtenConst, copied, summed, segments, kept2, intoOut, half, big, reduce, oor, notResult];
+  fromTyped, up, deqTyped, bins, written, writtenConst, copied, summed, segments, kept2, intoOut, half, big, reduce, oor, notResult,
+  bag, fromRow, bagQ, seg];

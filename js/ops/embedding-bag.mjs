@@ -1,0 +1,97 @@
+// embeddingBag: torch.nn.functional.embedding_bag, with TensorFlow's segment ids and sqrtn
+// combiner, over a float table or a block-quantized one (src/op_embedding_bag.c).
+import { defineOp } from '../call.mjs';
+import { QUANT_OPTIONS, quantAttrs, quantMessages, quantScales, quantTable } from '../quant-table.mjs';
+import { scatterData } from '../scatter-options.mjs';
+import { addSegments, numSegments, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
+import { dataTensor, indexTensor, integerArg, typeName } from '../tensor.mjs';
+
+const OP = 'embeddingBag';
+const MODES = { sum: 'ADD', mean: 'MEAN', max: 'MAX', sqrtn: 'SQRTN' };
+const Float16 = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined;
+
+const flag = (o, name) => {
+  const v = o[name] ?? false;
+  if (typeof v !== 'boolean') throw new TypeError(`${OP}: opts.${name} must be true or false, got ${typeName(v)}`);
+  return v;
+};
+
+// The bags' forms: [option, wg_segment_form's name]; without either, 2-D indices (fixed bags).
+const formsOf = (o) => [['offsets', flag(o, 'includeLastOffset') ? 'BOUNDS' : 'OFFSETS'], ['segmentIds', 'IDS']];
+
+// The per-sample weights: one an index, of the output's array type (a bare array has the indices' shape).
+function weightsTensor(s, value, indices, Type, dtype) {
+  const w = dataTensor(OP, 'opts.perSampleWeights', ArrayBuffer.isView(value) ? { data: value, shape: indices.shape } : value, s,
+    Float16 ? [Float32Array, Float64Array, Uint16Array, Float16] : [Float32Array, Float64Array, Uint16Array]);
+  if (w.Type !== Type) {
+    throw new TypeError(`${OP}: opts.perSampleWeights must be a ${Type.name} like the output, got a ${w.Type.name}`);
+  }
+  w.dtype = dtype;
+  return w;
+}
+
+const desc = {
+  name: OP,
+  c: 'embedding_bag',
+  params: ['weight', 'indices', 'opts'],
+  tensors: { data: 'weight', indices: 'indices', scales: 'opts.scales', zero_points: 'opts.zeroPoints',
+    segments: 'the bags', weights: 'opts.perSampleWeights' },
+  attributes: ['reduce', 'segment_form', 'num_segments', 'has_padding', 'padding_idx', 'return_indices', 'bits', 'block_size', 'quantize_axis'],
+  axis: 'axis 0',
+  options: ['mode', 'offsets', 'includeLastOffset', 'segmentIds', 'numSegments', 'perSampleWeights', 'paddingIdx',
+    'returnIndices', 'dtype', 'scales', ...QUANT_OPTIONS],
+  read(s, [weight, indices, opts]) {
+    const o = opts ?? {};
+    const data = o.scales != null ? quantTable(OP, s, weight, o) : scatterData(OP, 'weight', weight, s, o);
+    const t = { data, indices: indexTensor(OP, 'indices', indices, s) };
+    const chosen = segmentsOf(OP, o, formsOf(o));
+    if (chosen) addSegments(OP, t, chosen, s);
+    else if (o.includeLastOffset) throw new TypeError(`${OP}: opts.includeLastOffset goes with opts.offsets`);
+    t.form = chosen?.form ?? 'FIXED';
+    return t;
+  },
+  attrs(o, t, s) {
+    const Type = o.scales != null ? quantScales(OP, t, s, o.scales, o, 'opts.scales') : t.data.Type;
+    const dtype = t.scales?.dtype ?? t.data.dtype;
+    if (o.perSampleWeights != null) t.weights = weightsTensor(s, o.perSampleWeights, t.indices, Type, dtype);
+    const reduce = reduceOf(OP, s, o, 'mode', MODES, 'mean');
+    const returnIndices = flag(o, 'returnIndices');
+    if (returnIndices && o.mode !== 'max') {
+      throw new TypeError(`${OP}: opts.returnIndices goes with mode 'max' (the row each maximum came from)`);
+    }
+    const padding = o.paddingIdx;
+    const ids = t.form === 'IDS' ? numSegments(OP, o, t.segments, s.memory.buffer) : -1;
+    return {
+      attrs: [reduce, s.abi.value(`WG_SEGMENTS_${t.form}`), ids, padding === undefined ? 0 : 1,
+        integerArg(OP, 'opts.paddingIdx', padding, 0), returnIndices ? 1 : 0,
+        ...(o.scales != null ? quantAttrs(OP, o) : [4, 128, -1])],
+      Type,
+      outLike: o.scales != null ? 'the scales' : 'the weight',
+    };
+  },
+  messages: {
+    ...quantMessages('opts.scales'),
+    ...segmentMessages((e, { op, indexShape, segmentsName }) => (segmentsName
+      ? `${op}: ${segmentsName} goes with 1-D indices and must be 1-D itself; got indices [${indexShape.join(', ')}] ` +
+        '(2-D indices are bags of a fixed length, one a row, and accept neither opts.offsets nor opts.segmentIds)'
+      : `${op}: indices [${indexShape.join(', ')}] need opts.offsets or opts.segmentIds (only 2-D indices make bags by themselves, one a row)`),
+    'float32, float64, float16 or bfloat16 (opts.dtype) values, or quantized codes with opts.scales'),
+    WG_ERR_WEIGHTS: (e, { op, indexShape }) => (e.dim === -2
+      ? `${op}: opts.perSampleWeights do not go with mode 'max' (as torch)`
+      : e.dim === -1 ? `${op}: opts.perSampleWeights must have the indices' shape [${indexShape.join(', ')}], got rank ${e.value}`
+        : `${op}: opts.perSampleWeights.shape[${e.dim}] is ${e.value} but must be ${e.limit} (the indices' shape)`),
+    WG_ERR_PADDING_IDX: (e, { op }) => `${op}: opts.paddingIdx ${e.value} is out of range for the weight's ${e.limit} rows ` +
+      `(expected ${-e.limit} <= paddingIdx < ${e.limit})`,
+  },
+};
+export default desc;
+
+/**
+ * torch.nn.functional.embedding_bag: the rows of weight that indices select, reduced per bag as
+ * they are read (never gathered into memory). Output [bags, ...weight.shape.slice(1)].
+ * opts: { mode?, offsets?, includeLastOffset?, segmentIds?, numSegments?, perSampleWeights?,
+ * paddingIdx?, returnIndices?, dtype?, scales?, zeroPoints?, quantType?, bits?, blockSize?,
+ * quantizeAxis?, scaleType?, outOfRange?, negativeIndices?, out?, resident? } (js/index.d.cts);
+ * with returnIndices, the result also has maxIndices.
+ */
+export const embeddingBag = defineOp(desc);

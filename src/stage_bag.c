@@ -1,0 +1,445 @@
+#include "stage_bag.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "index_resolve.h"
+
+/* Products and sums are rounded as written: CMakeLists.txt builds with -ffp-contract=off. */
+
+float wg_fma32(float a, float b, float c) {
+  /* The product is exact in float64, so s is the exact sum rounded once; rounding s to float32
+   * again gives the float32 nearest the exact sum unless s lies exactly halfway between two
+   * float32s (double rounding cannot cross a midpoint, only land on it). Then the exact sum lies
+   * on the side of s that its rounding error says, and one float64 step that way decides. */
+  double p = (double)a * b, s = p + c;
+  float r = (float)s;
+  uint64_t bits;
+  memcpy(&bits, &s, sizeof bits);
+  int tie;
+  if (fabs(s) >= 0x1p-126) {
+    tie = (bits & 0x1fffffffu) == 0x10000000u; /* the 29 bits below float32's last are a half */
+  } else { /* float32 subnormals: halfway points are odd multiples of 2^-150 */
+    double k = s * 0x1p150;
+    tie = k == (double)(int64_t)k && ((int64_t)k & 1);
+  }
+  if (!tie) return r;
+  double sp = s - c, err = (p - sp) + (c - (s - sp)); /* s + err == p + c exactly */
+  if (err == 0) return r;
+  bits += (err > 0) == (s > 0) ? 1 : (uint64_t)-1; /* one step away from zero, or towards it */
+  memcpy(&s, &bits, sizeof s);
+  return (float)s;
+}
+
+/* ---- the reductions of a chunk of m columns: acc op= x (w: an entry's weight) ---- */
+
+static void add_f32(float* acc, const float* x, size_t m) {
+  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
+}
+static void fma_f32(float* acc, const float* x, size_t m, float w) {
+  for (size_t e = 0; e < m; ++e) acc[e] = wg_fma32(w, x[e], acc[e]);
+}
+static void mul_add_f32(float* acc, const float* x, size_t m, float w) { /* torch's own loop */
+  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
+}
+static void add_f64(double* acc, const double* x, size_t m) {
+  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
+}
+static void mul_add_f64(double* acc, const double* x, size_t m, double w) {
+  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
+}
+
+/* The float32 values of columns e0 .. e0 + m of row r (NULL: a row of zeros) into tmp, or a
+ * pointer to them where they are. */
+static const float zeros_f32[WG_BAG_CHUNK];
+static const double zeros_f64[WG_BAG_CHUNK];
+
+static const float* load_f32(const wg_bag_job* t, size_t r, size_t e0, size_t m, float* tmp) {
+  if (r == WG_ZERO_BLOCK) return zeros_f32;
+  size_t p = r * t->inner + e0;
+  uint16_t h;
+  switch (t->value) {
+    case WG_BAG_F32: return (const float*)(const void*)t->data + p;
+    case WG_BAG_F16:
+      for (size_t e = 0; e < m; ++e) memcpy(&h, t->data + 2 * (p + e), 2), tmp[e] = wg_f16_to_f32(h);
+      return tmp;
+    case WG_BAG_BF16:
+      for (size_t e = 0; e < m; ++e) memcpy(&h, t->data + 2 * (p + e), 2), tmp[e] = wg_bf16_to_f32(h);
+      return tmp;
+    default: { /* dequantized in the scales' type, as the dequantization stage writes it */
+      uint16_t half[WG_BAG_CHUNK];
+      if (t->quant.scale_type == WG_SCALE_F32) {
+        wg_dequant_elements(&t->quant, p, m, tmp);
+      } else {
+        wg_dequant_elements(&t->quant, p, m, half);
+        for (size_t e = 0; e < m; ++e) {
+          tmp[e] = t->quant.scale_type == WG_SCALE_F16 ? wg_f16_to_f32(half[e]) : wg_bf16_to_f32(half[e]);
+        }
+      }
+      return tmp;
+    }
+  }
+}
+
+/* A weight (entry j) in the accumulator's type. */
+static double weight_of(const wg_bag_job* t, size_t j) {
+  uint16_t h;
+  switch (t->value == WG_BAG_QUANT ? (t->quant.scale_type == WG_SCALE_F32 ? WG_BAG_F32
+                                      : t->quant.scale_type == WG_SCALE_F16 ? WG_BAG_F16 : WG_BAG_BF16)
+                                   : t->value) {
+    case WG_BAG_F32: return ((const float*)t->weights)[j];
+    case WG_BAG_F64: return ((const double*)t->weights)[j];
+    case WG_BAG_F16: memcpy(&h, (const uint8_t*)t->weights + 2 * j, 2); return wg_f16_to_f32(h);
+    default: memcpy(&h, (const uint8_t*)t->weights + 2 * j, 2); return wg_bf16_to_f32(h);
+  }
+}
+
+/* The rows of entries j0 .. j0 + n of outer slice o: resolved indices (WG_ZERO_BLOCK: zeros),
+ * or the entries themselves. 0 at a bad index in WG_OOB_ERROR mode. */
+static int rows_of(const wg_bag_job* t, size_t o, size_t j0, size_t n, size_t* rows) {
+  if (!t->gathers) {
+    for (size_t k = 0; k < n; ++k) rows[k] = o * t->entries + j0 + k;
+    return 1;
+  }
+  return wg_resolve_indices(t->indices, t->index_type, j0, 1, n, t->rows, 0, 1, t->mode, t->negative, 0,
+                            rows) == WG_OK;
+}
+
+/* A segment's state over one chunk of columns. */
+typedef struct chunk {
+  size_t e0, m;
+  size_t count;       /* entries reduced (padding skipped) */
+  double wsum, w2sum; /* the weights' sum and sum of squares, in the accumulator's type */
+  int32_t from[WG_BAG_CHUNK];
+} chunk;
+
+/* One entry (row r, weight w) into a float32 chunk. */
+static void step_f32(const wg_bag_job* t, chunk* k, float* acc, size_t r, float w, float* tmp) {
+  const float* x = load_f32(t, r, k->e0, k->m, tmp);
+  const size_t m = k->m;
+  switch (t->reduce) {
+    case WG_REDUCE_MAX:
+    case WG_REDUCE_MIN:
+      if (t->bag_max) {
+        int32_t row = r == WG_ZERO_BLOCK ? -1 : (int32_t)r;
+        for (size_t e = 0; e < m; ++e) {
+          if (k->count == 0 || x[e] > acc[e]) acc[e] = x[e], k->from[e] = row;
+        }
+      } else if (t->reduce == WG_REDUCE_MAX) {
+        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] > acc[e] ? x[e] : acc[e];
+      } else {
+        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] < acc[e] ? x[e] : acc[e];
+      }
+      break;
+    case WG_REDUCE_MUL:
+      for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
+      break;
+    default:
+      if (!t->weighted) add_f32(acc, x, m);
+      else if (t->fused) fma_f32(acc, x, m, w);
+      else mul_add_f32(acc, x, m, w);
+  }
+}
+
+static void step_f64(const wg_bag_job* t, chunk* k, double* acc, size_t r, double w) {
+  const double* x = r == WG_ZERO_BLOCK ? zeros_f64 : (const double*)(const void*)t->data + r * t->inner + k->e0;
+  const size_t m = k->m;
+  switch (t->reduce) {
+    case WG_REDUCE_MAX:
+    case WG_REDUCE_MIN:
+      if (t->bag_max) {
+        int32_t row = r == WG_ZERO_BLOCK ? -1 : (int32_t)r;
+        for (size_t e = 0; e < m; ++e) {
+          if (k->count == 0 || x[e] > acc[e]) acc[e] = x[e], k->from[e] = row;
+        }
+      } else if (t->reduce == WG_REDUCE_MAX) {
+        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] > acc[e] ? x[e] : acc[e];
+      } else {
+        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] < acc[e] ? x[e] : acc[e];
+      }
+      break;
+    case WG_REDUCE_MUL:
+      for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
+      break;
+    default:
+      if (t->weighted) mul_add_f64(acc, x, m, w);
+      else add_f64(acc, x, m);
+  }
+}
+
+/* What a mean or sqrtn divides by (1: nothing). */
+static double divisor(const wg_bag_job* t, const chunk* k) {
+  int f64 = t->value == WG_BAG_F64;
+  if (t->reduce == WG_REDUCE_MEAN) return t->weighted ? k->wsum : (double)k->count;
+  if (t->reduce != WG_REDUCE_SQRTN) return 1;
+  double r = sqrt(t->weighted ? k->w2sum : (double)k->count);
+  return f64 ? r : (double)(float)r;
+}
+
+/* The output's type from a float32 accumulator. */
+static void store_f32(const wg_bag_job* t, uint8_t* dst, const float* v, size_t m) {
+  wg_scale_type type = t->value == WG_BAG_QUANT ? t->quant.scale_type
+                       : t->value == WG_BAG_F16 ? WG_SCALE_F16
+                       : t->value == WG_BAG_BF16 ? WG_SCALE_BF16 : WG_SCALE_F32;
+  if (type == WG_SCALE_F32) {
+    memcpy(dst, v, m * sizeof *v);
+    return;
+  }
+  for (size_t e = 0; e < m; ++e) {
+    uint16_t h = type == WG_SCALE_F16 ? wg_f32_to_f16(v[e]) : wg_f32_to_bf16(v[e]);
+    memcpy(dst + 2 * e, &h, 2);
+  }
+}
+
+/* A half type's rounding of a float32 (the mean of a float16 sum is of the sum rounded). */
+static float round_half(const wg_bag_job* t, float v) {
+  wg_scale_type type = t->value == WG_BAG_QUANT ? t->quant.scale_type
+                       : t->value == WG_BAG_F16 ? WG_SCALE_F16
+                       : t->value == WG_BAG_BF16 ? WG_SCALE_BF16 : WG_SCALE_F32;
+  if (type == WG_SCALE_F16) return wg_f16_to_f32(wg_f32_to_f16(v));
+  if (type == WG_SCALE_BF16) return wg_bf16_to_f32(wg_f32_to_bf16(v));
+  return v;
+}
+
+/* Output row q (outer o, segment s), columns of chunk k: 0 at a bad index. */
+static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
+  const int f64 = t->value == WG_BAG_F64;
+  union {
+    float f[WG_BAG_CHUNK];
+    double d[WG_BAG_CHUNK];
+  } acc;
+  float tmp[WG_BAG_CHUNK];
+  size_t rows[WG_SEGMENT];
+  const size_t m = k->m, start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
+  const size_t end = t->form == WG_SEGMENTS_FIXED ? start + t->fixed : t->starts[s + 1];
+  /* the start: initial, or the reduction's identity (a bag's max takes its first row) */
+  double first = t->has_initial ? t->initial
+                 : t->reduce == WG_REDUCE_MUL ? 1
+                 : t->reduce == WG_REDUCE_MAX ? -INFINITY
+                 : t->reduce == WG_REDUCE_MIN ? INFINITY : 0;
+  for (size_t e = 0; e < m; ++e) {
+    if (f64) acc.d[e] = first;
+    else acc.f[e] = (float)first;
+    k->from[e] = 0;
+  }
+  k->count = 0;
+  k->wsum = k->w2sum = 0;
+  for (size_t j = start; j < end;) {
+    size_t n = end - j < WG_SEGMENT ? end - j : WG_SEGMENT;
+    if (!rows_of(t, o, j, n, rows)) return 0;
+    for (size_t i = 0; i < n; ++i) {
+      size_t r = rows[i];
+      if (t->has_padding && r == t->padding) continue;
+      double w = t->weighted ? weight_of(t, j + i) : 1;
+      if (t->weighted) {
+        if (f64) {
+          k->wsum += w;
+          k->w2sum = k->w2sum + w * w;
+        } else {
+          k->wsum = (float)((float)k->wsum + (float)w);
+          k->w2sum = t->fused ? wg_fma32((float)w, (float)w, (float)k->w2sum)
+                              : (float)((float)k->w2sum + (float)((float)w * (float)w));
+        }
+      }
+      if (f64) step_f64(t, k, acc.d, r, w);
+      else step_f32(t, k, acc.f, r, (float)w, tmp);
+      ++k->count;
+    }
+    j += n;
+  }
+  uint8_t* dst = t->out + ((o * t->bags + s) * t->inner + k->e0) * t->out_size;
+  const int divides = t->reduce == WG_REDUCE_MEAN || t->reduce == WG_REDUCE_SQRTN;
+  if (k->count == 0 && t->empty_zero) { /* no entries, or only padding */
+    memset(dst, 0, m * t->out_size);
+    if (t->out_indices) memset(t->out_indices + (o * t->bags + s) * t->inner + k->e0, 0, m * 4);
+    return 1;
+  }
+  if (divides) {
+    if (k->count == 0) { /* a segment's empty mean (torch): its start with initial, else NaN */
+      for (size_t e = 0; e < m; ++e) {
+        if (f64) acc.d[e] = t->has_initial ? acc.d[e] : NAN;
+        else acc.f[e] = t->has_initial ? acc.f[e] : NAN;
+      }
+    } else {
+      double by = divisor(t, k);
+      for (size_t e = 0; e < m; ++e) {
+        if (f64) acc.d[e] = acc.d[e] / by;
+        else acc.f[e] = (float)((double)round_half(t, acc.f[e]) / by);
+      }
+    }
+  }
+  if (f64) memcpy(dst, acc.d, m * sizeof(double));
+  else store_f32(t, dst, acc.f, m);
+  if (t->out_indices) memcpy(t->out_indices + (o * t->bags + s) * t->inner + k->e0, k->from, m * 4);
+  return 1;
+}
+
+static int run_bags(void* ctx, size_t start, size_t n) {
+  const wg_bag_job* t = ctx;
+  chunk k;
+  for (size_t q = start; q < start + n; ++q) {
+    size_t o = q / t->bags, s = q % t->bags;
+    for (k.e0 = 0; k.e0 < t->inner; k.e0 += k.m) {
+      k.m = t->inner - k.e0 < WG_BAG_CHUNK ? t->inner - k.e0 : WG_BAG_CHUNK;
+      if (!reduce_chunk(t, o, s, &k)) return 0;
+    }
+  }
+  return 1;
+}
+
+static void bind_bags(void* ctx, const wg_call* c, size_t threads) {
+  (void)threads;
+  wg_bag_job* t = ctx;
+  t->data = c->tensors[WG_TENSOR_data].ptr;
+  t->out = c->tensors[WG_TENSOR_out].ptr;
+  t->out_indices = t->return_indices ? c->tensors[WG_TENSOR_out_indices].ptr : NULL;
+  t->starts = c->tensors[WG_TENSOR_workspace].ptr;
+  t->segments = c->tensors[WG_TENSOR_segments].ptr;
+  t->segments_type = (wg_index_type)wg_index_type_of(c->tensors[WG_TENSOR_segments].dtype);
+  t->weights = t->weighted ? c->tensors[WG_TENSOR_weights].ptr : NULL;
+  if (t->gathers) {
+    t->indices = c->tensors[WG_TENSOR_indices].ptr;
+    t->index_type = (wg_index_type)wg_index_type_of(c->tensors[WG_TENSOR_indices].dtype);
+    t->mode = (wg_oob_mode)c->attrs[WG_ATTR_out_of_range];
+    t->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
+  }
+  if (t->value == WG_BAG_QUANT) wg_dequant_bind(&t->quant, c);
+  if (t->has_initial) {
+    const void* v = c->tensors[WG_TENSOR_initial].ptr;
+    if (!v) t->initial = 0;
+    else if (t->value == WG_BAG_F64) memcpy(&t->initial, v, sizeof(double));
+    else {
+      float f;
+      memcpy(&f, v, sizeof f);
+      t->initial = f;
+    }
+  }
+}
+
+const wg_stage_kind wg_stage_bag = {bind_bags, run_bags, WG_STAGE_IN_RUN, NULL};
+
+/* ---- the segments: their rules, and the starts they give ---- */
+
+static wg_status segment_fail(wg_error_info* err, wg_segment_rule rule, size_t position, int64_t value,
+                              int64_t limit) {
+  wg_status st = wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, rule, value, limit);
+  if (err) err->position = (int64_t)position;
+  return st;
+}
+
+/* Segment value p as a signed number (a uint64 above INT64_MAX reads as INT64_MAX: past any end). */
+static int64_t segment_value(const wg_bag_job* t, size_t p) {
+  int neg;
+  uint64_t v = wg_load_index(t->segments, t->segments_type, p, &neg);
+  return neg ? (int64_t)v : v > INT64_MAX ? INT64_MAX : (int64_t)v;
+}
+
+/* Checks the bound segments and writes their starts into the workspace (plan->validate). */
+static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_info* err) {
+  (void)c;
+  const wg_bag_job* t = plan->stages[0].job;
+  size_t* starts = t->starts;
+  const int64_t n = (int64_t)t->entries;
+  if (t->form == WG_SEGMENTS_FIXED || !t->segments_len) {
+    if (t->form != WG_SEGMENTS_FIXED && starts) starts[0] = 0;
+    if (t->form == WG_SEGMENTS_LENGTHS || t->form == WG_SEGMENTS_IDS) {
+      if (t->exact_end && n != 0 && t->form == WG_SEGMENTS_LENGTHS) return segment_fail(err, WG_SEGMENT_COVER, 0, 0, n);
+    }
+    if (t->form == WG_SEGMENTS_IDS && starts) {
+      for (size_t s = 0; s <= t->bags; ++s) starts[s] = 0;
+    }
+    return WG_OK;
+  }
+  if (!t->segments || !starts) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_SEGMENTS, -1, -1, -1);
+  switch (t->form) {
+    case WG_SEGMENTS_OFFSETS:
+    case WG_SEGMENTS_BOUNDS: {
+      int64_t prev = 0;
+      for (size_t p = 0; p < t->segments_len; ++p) {
+        int64_t v = segment_value(t, p);
+        if (p == 0 && v != 0) return segment_fail(err, WG_SEGMENT_FIRST, p, v, 0);
+        if (v < prev) return segment_fail(err, WG_SEGMENT_DECREASING, p, v, prev);
+        if (v > n) return segment_fail(err, WG_SEGMENT_PAST_END, p, v, n);
+        starts[p] = (size_t)v;
+        prev = v;
+      }
+      if (t->form == WG_SEGMENTS_OFFSETS) starts[t->bags] = (size_t)n;
+      else if (t->exact_end && prev != n) return segment_fail(err, WG_SEGMENT_COVER, t->segments_len - 1, prev, n);
+      return WG_OK;
+    }
+    case WG_SEGMENTS_LENGTHS: {
+      int64_t at = 0;
+      starts[0] = 0;
+      for (size_t p = 0; p < t->segments_len; ++p) {
+        int64_t v = segment_value(t, p);
+        if (v < 0) return segment_fail(err, WG_SEGMENT_NEGATIVE, p, v, 0);
+        if (v > n - at) return segment_fail(err, WG_SEGMENT_COVER, p, v > INT64_MAX - at ? INT64_MAX : at + v, n);
+        at += v;
+        starts[p + 1] = (size_t)at;
+      }
+      if (at != n) return segment_fail(err, WG_SEGMENT_COVER, t->segments_len - 1, at, n);
+      return WG_OK;
+    }
+    default: { /* WG_SEGMENTS_IDS: segment s starts at the first entry whose id is at least s */
+      int64_t prev = 0;
+      size_t s = 0;
+      for (size_t p = 0; p < t->segments_len; ++p) {
+        int64_t v = segment_value(t, p);
+        if (v < 0) return segment_fail(err, WG_SEGMENT_NEGATIVE, p, v, 0);
+        if (v < prev) return segment_fail(err, WG_SEGMENT_DECREASING, p, v, prev);
+        if ((uint64_t)v >= t->bags) return segment_fail(err, WG_SEGMENT_ID_RANGE, p, v, (int64_t)t->bags);
+        while (s <= (size_t)v) starts[s++] = p;
+        prev = v;
+      }
+      while (s <= t->bags) starts[s++] = t->segments_len;
+      return WG_OK;
+    }
+  }
+}
+
+wg_status wg_bag_segments(const wg_call* c, wg_bag_job* t, wg_error_info* err) {
+  const wg_tensor* seg = &c->tensors[WG_TENSOR_segments];
+  t->segments_len = 0;
+  if (t->form == WG_SEGMENTS_FIXED) {
+    if (seg->dtype != WG_DTYPE_NONE) return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, t->form, -1);
+    return WG_OK;
+  }
+  if (t->form < WG_SEGMENTS_FIXED || t->form > WG_SEGMENTS_IDS || seg->dtype == WG_DTYPE_NONE ||
+      seg->rank != 1 || wg_index_type_of(seg->dtype) < 0) {
+    return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, t->form, (int64_t)seg->rank);
+  }
+  size_t len = seg->shape[0];
+  t->segments_len = len;
+  switch (t->form) {
+    case WG_SEGMENTS_OFFSETS:
+    case WG_SEGMENTS_LENGTHS: t->bags = len; break;
+    case WG_SEGMENTS_BOUNDS:
+      if (len < 1) return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_COUNT, 0, 1);
+      t->bags = len - 1;
+      break;
+    default: {
+      int32_t num = c->attrs[WG_ATTR_num_segments];
+      if (len != t->entries) {
+        return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_COUNT, (int64_t)len, (int64_t)t->entries);
+      }
+      if (num < 0) return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_NEGATIVE, num, 0);
+      t->bags = (size_t)num;
+    }
+  }
+  return WG_OK;
+}
+
+void wg_plan_bag(wg_plan* plan, wg_bag_job* t) {
+  if (t->form != WG_SEGMENTS_FIXED) {
+    /* the starts; bags + 1 fits: a tensor's length plus one, or an int32 */
+    plan->workspace_bytes = (t->bags + 1) * sizeof(size_t);
+    plan->workspace_align = sizeof(size_t);
+  }
+  if (t->gathers) {
+    plan->check = (wg_index_check){.depth = 1, .dim_sizes = &t->rows, .first_dim = 0};
+  }
+  plan->out_indices = t->return_indices;
+  plan->validate = bag_validate;
+  size_t items = t->inner ? t->outer * t->bags : 0; /* the output's rows: no overflow */
+  wg_plan_stage(plan, &wg_stage_bag, t, items, wg_tile_for(t->inner * t->out_size));
+}
