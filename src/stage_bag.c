@@ -5,6 +5,10 @@
 
 #include "index_resolve.h"
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
 /* Products and sums are rounded as written: CMakeLists.txt builds with -ffp-contract=off. */
 
 float wg_fma32(float a, float b, float c) {
@@ -29,24 +33,6 @@ float wg_fma32(float a, float b, float c) {
   bits += (err > 0) == (s > 0) ? 1 : (uint64_t)-1; /* one step away from zero, or towards it */
   memcpy(&s, &bits, sizeof s);
   return (float)s;
-}
-
-/* ---- the reductions of a chunk of m columns: acc op= x (w: an entry's weight) ---- */
-
-static void add_f32(float* acc, const float* x, size_t m) {
-  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
-}
-static void fma_f32(float* acc, const float* x, size_t m, float w) {
-  for (size_t e = 0; e < m; ++e) acc[e] = wg_fma32(w, x[e], acc[e]);
-}
-static void mul_add_f32(float* acc, const float* x, size_t m, float w) { /* torch's own loop */
-  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
-}
-static void add_f64(double* acc, const double* x, size_t m) {
-  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
-}
-static void mul_add_f64(double* acc, const double* x, size_t m, double w) {
-  for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
 }
 
 /* The float32 values of columns e0 .. e0 + m of row r (NULL: a row of zeros) into tmp, or a
@@ -113,57 +99,215 @@ typedef struct chunk {
   int32_t from[WG_BAG_CHUNK];
 } chunk;
 
-/* One entry (row r, weight w) into a float32 chunk. */
-static void step_f32(const wg_bag_job* t, chunk* k, float* acc, size_t r, float w, float* tmp) {
-  const float* x = load_f32(t, r, k->e0, k->m, tmp);
-  const size_t m = k->m;
-  switch (t->reduce) {
-    case WG_REDUCE_MAX:
-    case WG_REDUCE_MIN:
-      if (t->bag_max) {
-        int32_t row = r == WG_ZERO_BLOCK ? -1 : (int32_t)r;
-        for (size_t e = 0; e < m; ++e) {
-          if (k->count == 0 || x[e] > acc[e]) acc[e] = x[e], k->from[e] = row;
-        }
-      } else if (t->reduce == WG_REDUCE_MAX) {
-        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] > acc[e] ? x[e] : acc[e];
-      } else {
-        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] < acc[e] ? x[e] : acc[e];
-      }
-      break;
-    case WG_REDUCE_MUL:
-      for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
-      break;
-    default:
-      if (!t->weighted) add_f32(acc, x, m);
-      else if (t->fused) fma_f32(acc, x, m, w);
-      else mul_add_f32(acc, x, m, w);
+/* Rows reduced in one pass over the chunk: their loads overlap (a table's rows are scattered:
+ * one row's latency at a time would bound the call), and each element still takes them in
+ * order. */
+#define GROUP 8
+
+/* Up to GROUP entries: their values over the chunk, weights and rows (-1: a row of zeros). */
+typedef struct group {
+  size_t n;
+  const float* xf[GROUP];
+  const double* xd[GROUP];
+  double w[GROUP];
+  int32_t row[GROUP];
+} group;
+
+/* A float64 sum that float32 rounding may get wrong: exactly halfway between two float32s (its
+ * 29 bits below float32's last are a half), or in float32's subnormal range. */
+static inline uint64_t needs_exact(double sum) {
+  uint64_t bits;
+  memcpy(&bits, &sum, sizeof bits);
+  return ((bits & 0x1fffffffu) == 0x10000000u) | ((fabs(sum) < 0x1p-126) & (sum != 0));
+}
+
+/* acc = w * x + acc for the group's rows in order, each element rounded once: float64 sums
+ * rounded to float32 where that is exact (wg_fma32's fast case), which vectorizes; the exact
+ * emulation for the whole group where any element needs it. */
+static void fma_rows(float* restrict acc, const group* g, size_t m) {
+  float r[WG_BAG_CHUNK];
+  uint64_t slow = 0;
+  memcpy(r, acc, m * sizeof *r);
+  size_t j = 0;
+  for (; j + 4 <= g->n; j += 4) { /* four rows a pass */
+    const float *restrict x0 = g->xf[j], *restrict x1 = g->xf[j + 1], *restrict x2 = g->xf[j + 2], *restrict x3 = g->xf[j + 3];
+    const double w0 = (float)g->w[j], w1 = (float)g->w[j + 1], w2 = (float)g->w[j + 2], w3 = (float)g->w[j + 3];
+    for (size_t e = 0; e < m; ++e) {
+      double s0 = w0 * x0[e] + r[e];
+      double s1 = w1 * x1[e] + (float)s0;
+      double s2 = w2 * x2[e] + (float)s1;
+      double s3 = w3 * x3[e] + (float)s2;
+      slow |= needs_exact(s0) | needs_exact(s1) | needs_exact(s2) | needs_exact(s3);
+      r[e] = (float)s3;
+    }
+  }
+  for (; j < g->n; ++j) {
+    const float* restrict x = g->xf[j];
+    const double w = (float)g->w[j];
+    for (size_t e = 0; e < m; ++e) {
+      double sum = w * x[e] + r[e];
+      slow |= needs_exact(sum);
+      r[e] = (float)sum;
+    }
+  }
+  if (!slow) {
+    memcpy(acc, r, m * sizeof *r);
+    return;
+  }
+  for (j = 0; j < g->n; ++j) {
+    for (size_t e = 0; e < m; ++e) acc[e] = wg_fma32((float)g->w[j], g->xf[j][e], acc[e]);
   }
 }
 
-static void step_f64(const wg_bag_job* t, chunk* k, double* acc, size_t r, double w) {
-  const double* x = r == WG_ZERO_BLOCK ? zeros_f64 : (const double*)(const void*)t->data + r * t->inner + k->e0;
+/* Bag max: acc takes a greater value, and from its row (a tie keeps the first). Segment max and
+ * min: a greater (smaller) value or a NaN goes through. The compilers' cost models leave these
+ * selects scalar: v128 by hand. */
+static void max_row_f32(float* restrict acc, int32_t* restrict from, const float* restrict x, int32_t row, size_t m) {
+  size_t e = 0;
+#ifdef __wasm_simd128__
+  for (const v128_t r = wasm_i32x4_splat(row); e + 4 <= m; e += 4) {
+    v128_t a = wasm_v128_load(acc + e), v = wasm_v128_load(x + e), gt = wasm_f32x4_gt(v, a);
+    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, gt));
+    wasm_v128_store(from + e, wasm_v128_bitselect(r, wasm_v128_load(from + e), gt));
+  }
+#endif
+  for (; e < m; ++e) {
+    int gt = x[e] > acc[e];
+    acc[e] = gt ? x[e] : acc[e];
+    from[e] = gt ? row : from[e];
+  }
+}
+static void max_row_f64(double* restrict acc, int32_t* restrict from, const double* restrict x, int32_t row, size_t m) {
+  size_t e = 0;
+#ifdef __wasm_simd128__
+  for (const v128_t r = wasm_i32x4_splat(row); e + 2 <= m; e += 2) {
+    v128_t a = wasm_v128_load(acc + e), v = wasm_v128_load(x + e), gt = wasm_f64x2_gt(v, a);
+    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, gt));
+    v128_t gt32 = wasm_i32x4_shuffle(gt, gt, 0, 2, 0, 2), f = wasm_v128_load64_zero(from + e);
+    wasm_v128_store64_lane(from + e, wasm_v128_bitselect(r, f, gt32), 0);
+  }
+#endif
+  for (; e < m; ++e) {
+    int gt = x[e] > acc[e];
+    acc[e] = gt ? x[e] : acc[e];
+    from[e] = gt ? row : from[e];
+  }
+}
+/* sign 1: max, -1: min */
+static void extreme_row_f32(float* restrict acc, const float* restrict x, int sign, size_t m) {
+  size_t e = 0;
+#ifdef __wasm_simd128__
+  for (; e + 4 <= m; e += 4) {
+    v128_t a = wasm_v128_load(acc + e), v = wasm_v128_load(x + e);
+    v128_t take = wasm_v128_or(sign > 0 ? wasm_f32x4_gt(v, a) : wasm_f32x4_lt(v, a), wasm_f32x4_ne(v, v));
+    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, take));
+  }
+#endif
+  for (; e < m; ++e) acc[e] = x[e] != x[e] || (sign > 0 ? x[e] > acc[e] : x[e] < acc[e]) ? x[e] : acc[e];
+}
+static void extreme_row_f64(double* restrict acc, const double* restrict x, int sign, size_t m) {
+  size_t e = 0;
+#ifdef __wasm_simd128__
+  for (; e + 2 <= m; e += 2) {
+    v128_t a = wasm_v128_load(acc + e), v = wasm_v128_load(x + e);
+    v128_t take = wasm_v128_or(sign > 0 ? wasm_f64x2_gt(v, a) : wasm_f64x2_lt(v, a), wasm_f64x2_ne(v, v));
+    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, take));
+  }
+#endif
+  for (; e < m; ++e) acc[e] = x[e] != x[e] || (sign > 0 ? x[e] > acc[e] : x[e] < acc[e]) ? x[e] : acc[e];
+}
+
+/* The group into a float32 chunk; first: no entry was reduced before it. */
+static void apply_f32(const wg_bag_job* t, chunk* k, float* acc, const group* g) {
   const size_t m = k->m;
+  size_t j = 0;
   switch (t->reduce) {
     case WG_REDUCE_MAX:
     case WG_REDUCE_MIN:
       if (t->bag_max) {
-        int32_t row = r == WG_ZERO_BLOCK ? -1 : (int32_t)r;
-        for (size_t e = 0; e < m; ++e) {
-          if (k->count == 0 || x[e] > acc[e]) acc[e] = x[e], k->from[e] = row;
+        if (k->count == 0) { /* the first row, as it is */
+          memcpy(acc, g->xf[0], m * sizeof *acc);
+          for (size_t e = 0; e < m; ++e) k->from[e] = g->row[0];
+          j = 1;
         }
-      } else if (t->reduce == WG_REDUCE_MAX) {
-        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] > acc[e] ? x[e] : acc[e];
+        for (; j < g->n; ++j) max_row_f32(acc, k->from, g->xf[j], g->row[j], m);
       } else {
-        for (size_t e = 0; e < m; ++e) acc[e] = isnan(x[e]) || x[e] < acc[e] ? x[e] : acc[e];
+        for (; j < g->n; ++j) extreme_row_f32(acc, g->xf[j], t->reduce == WG_REDUCE_MAX ? 1 : -1, m);
       }
-      break;
+      return;
     case WG_REDUCE_MUL:
-      for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
-      break;
+      for (; j < g->n; ++j) {
+        const float* x = g->xf[j];
+        for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
+      }
+      return;
     default:
-      if (t->weighted) mul_add_f64(acc, x, m, w);
-      else add_f64(acc, x, m);
+      if (t->fused) {
+        fma_rows(acc, g, m);
+      } else if (t->weighted) { /* torch's own loop (with padding): w * x rounded, then added */
+        for (; j < g->n; ++j) {
+          const float* x = g->xf[j];
+          const float w = (float)g->w[j];
+          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
+        }
+      } else if (g->n == GROUP) {
+        const float *x0 = g->xf[0], *x1 = g->xf[1], *x2 = g->xf[2], *x3 = g->xf[3];
+        const float *x4 = g->xf[4], *x5 = g->xf[5], *x6 = g->xf[6], *x7 = g->xf[7];
+        for (size_t e = 0; e < m; ++e) {
+          acc[e] = (((((((acc[e] + x0[e]) + x1[e]) + x2[e]) + x3[e]) + x4[e]) + x5[e]) + x6[e]) + x7[e];
+        }
+      } else {
+        for (; j < g->n; ++j) {
+          const float* x = g->xf[j];
+          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
+        }
+      }
+  }
+}
+
+/* The same into a float64 chunk. */
+static void apply_f64(const wg_bag_job* t, chunk* k, double* acc, const group* g) {
+  const size_t m = k->m;
+  size_t j = 0;
+  switch (t->reduce) {
+    case WG_REDUCE_MAX:
+    case WG_REDUCE_MIN:
+      if (t->bag_max) {
+        if (k->count == 0) {
+          memcpy(acc, g->xd[0], m * sizeof *acc);
+          for (size_t e = 0; e < m; ++e) k->from[e] = g->row[0];
+          j = 1;
+        }
+        for (; j < g->n; ++j) max_row_f64(acc, k->from, g->xd[j], g->row[j], m);
+      } else {
+        for (; j < g->n; ++j) extreme_row_f64(acc, g->xd[j], t->reduce == WG_REDUCE_MAX ? 1 : -1, m);
+      }
+      return;
+    case WG_REDUCE_MUL:
+      for (; j < g->n; ++j) {
+        const double* x = g->xd[j];
+        for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
+      }
+      return;
+    default:
+      if (t->weighted) {
+        for (; j < g->n; ++j) {
+          const double* x = g->xd[j];
+          const double w = g->w[j];
+          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
+        }
+      } else if (g->n == GROUP) {
+        const double *x0 = g->xd[0], *x1 = g->xd[1], *x2 = g->xd[2], *x3 = g->xd[3];
+        const double *x4 = g->xd[4], *x5 = g->xd[5], *x6 = g->xd[6], *x7 = g->xd[7];
+        for (size_t e = 0; e < m; ++e) {
+          acc[e] = (((((((acc[e] + x0[e]) + x1[e]) + x2[e]) + x3[e]) + x4[e]) + x5[e]) + x6[e]) + x7[e];
+        }
+      } else {
+        for (; j < g->n; ++j) {
+          const double* x = g->xd[j];
+          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
+        }
+      }
   }
 }
 
@@ -208,8 +352,9 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
     float f[WG_BAG_CHUNK];
     double d[WG_BAG_CHUNK];
   } acc;
-  float tmp[WG_BAG_CHUNK];
+  float tmp[GROUP][WG_BAG_CHUNK]; /* converted values (16-bit floats, quantized codes) */
   size_t rows[WG_SEGMENT];
+  group g = {0};
   const size_t m = k->m, start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
   const size_t end = t->form == WG_SEGMENTS_FIXED ? start + t->fixed : t->starts[s + 1];
   /* the start: initial, or the reduction's identity (a bag's max takes its first row) */
@@ -231,7 +376,7 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
       size_t r = rows[i];
       if (t->has_padding && r == t->padding) continue;
       double w = t->weighted ? weight_of(t, j + i) : 1;
-      if (t->weighted) {
+      if (t->weighted) { /* what a mean or sqrtn divides by, summed as the rows are */
         if (f64) {
           k->wsum += w;
           k->w2sum = k->w2sum + w * w;
@@ -241,11 +386,23 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
                               : (float)((float)k->w2sum + (float)((float)w * (float)w));
         }
       }
-      if (f64) step_f64(t, k, acc.d, r, w);
-      else step_f32(t, k, acc.f, r, (float)w, tmp);
-      ++k->count;
+      g.w[g.n] = w;
+      g.row[g.n] = r == WG_ZERO_BLOCK ? -1 : (int32_t)r;
+      if (f64) g.xd[g.n] = r == WG_ZERO_BLOCK ? zeros_f64 : (const double*)(const void*)t->data + r * t->inner + k->e0;
+      else g.xf[g.n] = load_f32(t, r, k->e0, m, tmp[g.n]);
+      if (++g.n == GROUP) {
+        if (f64) apply_f64(t, k, acc.d, &g);
+        else apply_f32(t, k, acc.f, &g);
+        k->count += g.n;
+        g.n = 0;
+      }
     }
     j += n;
+  }
+  if (g.n) {
+    if (f64) apply_f64(t, k, acc.d, &g);
+    else apply_f32(t, k, acc.f, &g);
+    k->count += g.n;
   }
   uint8_t* dst = t->out + ((o * t->bags + s) * t->inner + k->e0) * t->out_size;
   const int divides = t->reduce == WG_REDUCE_MEAN || t->reduce == WG_REDUCE_SQRTN;

@@ -41,6 +41,9 @@ function lengths(rng, bags, n) {
   return [...cuts, n].map((c, i) => c - (i ? cuts[i - 1] : 0));
 }
 
+// Tie-prone weights: float32 tables only, one weighted call in three.
+const tiesFor = (dtype, rng) => dtype === 'float32' && rng.chance(0.35);
+
 const starts = (ls) => ls.reduce((acc, l) => [...acc, acc.at(-1) + l], [0]);
 
 /** count embeddingBag calls from seed. */
@@ -84,12 +87,21 @@ export function bagCases(seed, count) {
       if (o.length > 1) o[rng.int(0, o.length - 1)] += rng.pick([1, -1, 50]);
       opts.offsets = o;
     }
-    if (mode !== 'max' && rng.chance(0.4)) opts.perSampleWeights = { data: floats(rng, dtype, total, false), shape: indices.shape };
+    if (mode !== 'max' && rng.chance(0.4)) {
+      // now and then weights and rows of few bits, whose float64 sums land halfway between two
+      // float32s (the fused multiply-add's hard case)
+      const ties = !quantized && tiesFor(dtype, rng);
+      const data = ties ? Float32Array.from({ length: total }, () => 1 + rng.int(-64, 64) * 2 ** -13) : floats(rng, dtype, total, false);
+      opts.perSampleWeights = { data, shape: indices.shape };
+      if (ties) opts.ties = true;
+    }
     if (rng.chance(0.25)) opts.paddingIdx = rng.int(-rows, rows - 1);
     if (mode === 'max' && rng.chance(0.5)) opts.returnIndices = true;
     if (negative !== 'wrap') opts.negativeIndices = negative;
     if (outOfRange !== 'error') opts.outOfRange = outOfRange;
     let weight, ref;
+    const ties = opts.ties;
+    delete opts.ties;
     const refOpts = { ...opts };
     for (const o of ['offsets', 'segmentIds']) if (refOpts[o]) refOpts[o] = { data: Array.from(refOpts[o], Number), shape: [refOpts[o].length] };
     if (refOpts.segmentIds && refOpts.numSegments === undefined) refOpts.numSegments = undefined;
@@ -105,7 +117,7 @@ export function bagCases(seed, count) {
         { quantType: 'uint4', bits: 4, blockSize: 16, scaleType: opts.scaleType });
       ref = () => refBag(table, indices, { ...refOpts, dtype: dtype === 'float16' ? 'float16' : undefined });
     } else {
-      weight = { data: floats(rng, dtype, rows * dim), shape: [rows, ...inner] };
+      weight = { data: ties ? Float32Array.from({ length: rows * dim }, () => rng.int(-(2 ** 12), 2 ** 12) * 2 ** rng.int(-14, 0)) : floats(rng, dtype, rows * dim), shape: [rows, ...inner] };
       if (dtype === 'float16' || dtype === 'bfloat16') opts.dtype = dtype;
       ref = () => refBag(weight, indices, { ...refOpts, dtype: opts.dtype });
     }
