@@ -199,8 +199,8 @@ static void extreme_row_f32(float* restrict acc, const float* restrict x, int si
 #ifdef __wasm_simd128__
   for (; e + 4 <= m; e += 4) {
     v128_t a = wasm_v128_load(acc + e), v = wasm_v128_load(x + e);
-    v128_t take = wasm_v128_or(sign > 0 ? wasm_f32x4_gt(v, a) : wasm_f32x4_lt(v, a), wasm_f32x4_ne(v, v));
-    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, take));
+    v128_t wins = wasm_v128_or(sign > 0 ? wasm_f32x4_gt(v, a) : wasm_f32x4_lt(v, a), wasm_f32x4_ne(v, v));
+    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, wins));
   }
 #endif
   for (; e < m; ++e) acc[e] = x[e] != x[e] || (sign > 0 ? x[e] > acc[e] : x[e] < acc[e]) ? x[e] : acc[e];
@@ -210,8 +210,8 @@ static void extreme_row_f64(double* restrict acc, const double* restrict x, int 
 #ifdef __wasm_simd128__
   for (; e + 2 <= m; e += 2) {
     v128_t a = wasm_v128_load(acc + e), v = wasm_v128_load(x + e);
-    v128_t take = wasm_v128_or(sign > 0 ? wasm_f64x2_gt(v, a) : wasm_f64x2_lt(v, a), wasm_f64x2_ne(v, v));
-    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, take));
+    v128_t wins = wasm_v128_or(sign > 0 ? wasm_f64x2_gt(v, a) : wasm_f64x2_lt(v, a), wasm_f64x2_ne(v, v));
+    wasm_v128_store(acc + e, wasm_v128_bitselect(v, a, wins));
   }
 #endif
   for (; e < m; ++e) acc[e] = x[e] != x[e] || (sign > 0 ? x[e] > acc[e] : x[e] < acc[e]) ? x[e] : acc[e];
