@@ -12,6 +12,7 @@ import { describeErrors, expectError, f32, i32 } from './expect-error.mjs';
 import { bytesOf, sameBytes } from '../../common/bytes.mjs';
 import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
 import { scatterBadCases } from './bad-inputs-scatter.mjs';
+import { bagBadCases } from './bad-inputs-bag.mjs';
 
 const p32 = () => f32(6, [3, 2]); // [[1, 2], [3, 4], [5, 6]]
 const idx = (...v) => i32(v, [v.length]);
@@ -125,6 +126,7 @@ function cases() {
     ['upload of a shape with NaN', upload, [withShape([2, NaN])], TypeError, /^upload: tensor\.shape\[1\] must be an integer, got NaN/],
     ...quantizedCases(),
     ...scatterBadCases(),
+    ...bagBadCases(),
   ];
 }
 
@@ -246,7 +248,7 @@ function rowOp(fn) {
   if (fn === gather) return 'gather';
   if (fn === gatherND) return 'gatherND';
   if (fn === gatherBlockQuantized) return 'gatherBlockQuantized';
-  for (const op of ['scatter', 'scatterND', 'indexReduce', 'tensorScatter']) if (fn === api[op]) return op;
+  for (const op of ['scatter', 'scatterND', 'indexReduce', 'tensorScatter', 'embeddingBag', 'segmentReduce']) if (fn === api[op]) return op;
   return 'api';
 }
 

@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { bagSuite } from '../lib/bag-suite.mjs';
+import { badInputSuite } from '../lib/bad-inputs.mjs';
 import { decode } from '../lib/torch-fixtures.mjs';
 import { dispose, embeddingBag, init } from '../lib/tested-api.mjs';
 
@@ -37,3 +38,6 @@ test('embeddingBag gives PyTorch 1.13 results bit for bit (tests/fixtures/bag-to
     dispose();
   }
 });
+
+// Hostile or malformed arguments (the bad-input table, tests/lib/bad-inputs-bag.mjs).
+badInputSuite('embeddingBag');

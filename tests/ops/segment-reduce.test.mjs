@@ -5,6 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { bagSuite } from '../lib/bag-suite.mjs';
+import { badInputSuite } from '../lib/bad-inputs.mjs';
 import { decode } from '../lib/torch-fixtures.mjs';
 import { dispose, init, segmentReduce } from '../lib/tested-api.mjs';
 
@@ -55,3 +56,6 @@ test("segmentReduce with segmentIds follows TensorFlow's documented examples", a
     dispose();
   }
 });
+
+// Hostile or malformed arguments (the bad-input table, tests/lib/bad-inputs-bag.mjs).
+badInputSuite('segmentReduce');
