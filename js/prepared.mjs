@@ -150,7 +150,8 @@ export function prepare(op, ...args) {
     const arrays = [...copies.map(([, x]) => x), ...reads]; // each checked at each run
     for (const x of arrays) {
       if (!ArrayBuffer.isView(x.data)) {
-        throw new TypeError(`prepare: ${desc.name}: a prepared call reads its arrays at each run: give the indices as a TypedArray, not a plain array`);
+        const what = x === planned.t.indices ? 'the indices' : x.name ?? 'each index array';
+        throw new TypeError(`prepare: ${desc.name}: a prepared call reads its arrays at each run: give ${what} as a TypedArray, not a plain array`);
       }
       x.length = x.data.length;
     }
