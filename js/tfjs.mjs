@@ -305,7 +305,7 @@ function sparseSegmentKernel(kernelName, mode) {
       const opts = { mode, numSegments: rows };
       count(stats.calls, key);
       try {
-        if (data.dtype === 'int32') return int32Segments(io, desc, data, indices, segmentIds, shape, opts);
+        if (data.dtype === 'int32') return int32Segments(bu, io, desc, data, indices, segmentIds, shape, opts);
         return io.run(desc, data, indices, shape, opts, segmentIds);
       } catch (e) {
         // the op refused the segments: tfjs's first error, found as its loop finds it
@@ -342,25 +342,25 @@ function sparseSegmentError(bu, indices, ids, rows, dataRows) {
 }
 
 // int32 data, with tfjs-backend-cpu's bits: it adds into an Int32Array (each sum wrapped to int32)
-// and divides there (a mean truncated). The op has no int32: it sums the values' 16-bit halves in
-// float64 (a copy of the whole table), exactly for any number of indices (under 2^37), and the
-// halves' sums are joined here modulo 2^32, which is what the wrapped additions give.
-function int32Segments(io, desc, data, indices, segmentIds, shape, opts) {
-  const v = io.view(data);
-  const halves = new Float64Array(2 * v.length);
-  for (let k = 0; k < v.length; k++) {
-    halves[2 * k] = v[k] & 0xffff;
-    halves[2 * k + 1] = v[k] >> 16;
-  }
-  const inner = sizeOf(shape.slice(1));
-  const { data: sums } = desc.fn({ data: halves, shape: [data.shape[0], 2 * inner] }, indexTensor(io, indices),
-    { ...opts, mode: 'sum', segmentIds: indexTensor(io, segmentIds), ...POLICY });
+// and divides there (a mean truncated). The op has no int32: it is given the rows the indices
+// select (checked first), in their order, as their 16-bit halves (each int32 two uint16s, little
+// end first, as typed arrays hold them here) in float64, whose sums are exact for any number of
+// indices; joined modulo 2^32 they are what the wrapped additions give (a high half read unsigned
+// differs by 2^16, which vanishes there). The rows are copied, not the table: what tfjs reads.
+function int32Segments(bu, io, desc, data, indices, segmentIds, shape, opts) {
+  const v = io.view(data), idx = io.view(indices), ids = io.view(segmentIds);
+  const error = sparseSegmentError(bu, idx, ids, shape[0], data.shape[0]);
+  if (error) throw new Error(error);
+  const inner = sizeOf(shape.slice(1)), n = idx.length;
+  const halves = new Float64Array(2 * n * inner), u16 = new Uint16Array(v.buffer, v.byteOffset, 2 * v.length);
+  for (let i = 0; i < n; i++) halves.set(u16.subarray(2 * idx[i] * inner, 2 * (idx[i] + 1) * inner), 2 * i * inner);
+  const { data: sums } = desc.fn({ data: halves, shape: [n, 2 * inner] }, { data: Int32Array.from(idx, (_, i) => i), shape: [n] },
+    { ...opts, mode: 'sum', segmentIds: { data: ids, shape: [n] }, ...POLICY });
   const out = new Int32Array(sizeOf(shape)); // its stores wrap, as tfjs's output's do
   for (let q = 0; q < out.length; q++) out[q] = (sums[2 * q + 1] % 65536) * 65536 + sums[2 * q];
   if (opts.mode === 'mean') {
-    const ids = io.view(segmentIds); // sorted: the op checked them
-    for (let i = 0, end; i < ids.length; i = end) {
-      for (end = i + 1; end < ids.length && ids[end] === ids[i];) end++;
+    for (let i = 0, end; i < n; i = end) {
+      for (end = i + 1; end < n && ids[end] === ids[i];) end++;
       for (let q = ids[i] * inner; q < (ids[i] + 1) * inner; q++) out[q] /= end - i;
     }
   }
