@@ -1,6 +1,7 @@
 // Types for wasm-gather/tfjs, the one copy: what require() gives (js/tfjs.cjs) and, re-exported by
 // tfjs.d.ts, what import gives (js/tfjs.mjs): TensorFlow.js's GatherV2, GatherNd, ScatterNd,
-// TensorScatterUpdate and UnsortedSegmentSum kernels served by wasm-gather.
+// TensorScatterUpdate, UnsortedSegmentSum, SparseSegmentSum and SparseSegmentMean kernels served
+// by wasm-gather.
 // @tensorflow/tfjs-core is an optional peer dependency: its namespace is typed here by the few
 // members the adapter uses, so these types need nothing of it.
 
@@ -30,15 +31,16 @@ export interface RegisterOptions {
 }
 
 export interface KernelEntry {
-  kernelName: 'GatherV2' | 'GatherNd' | 'ScatterNd' | 'TensorScatterUpdate' | 'UnsortedSegmentSum';
+  kernelName: 'GatherV2' | 'GatherNd' | 'ScatterNd' | 'TensorScatterUpdate' | 'UnsortedSegmentSum'
+    | 'SparseSegmentSum' | 'SparseSegmentMean';
   backendName: TfjsBackendName;
 }
 
 /**
  * Registers wasm-gather's GatherV2, GatherNd and TensorScatterUpdate (float32, int32 and bool),
- * ScatterNd and UnsortedSegmentSum (float32 and int32) on the given backends (other dtypes go to
- * the kernels registered before; on 'wasm', UnsortedSegmentSum is new), calling init() first if
- * wasm-gather is not initialised. Resolves to what it registered.
+ * ScatterNd, UnsortedSegmentSum, SparseSegmentSum and SparseSegmentMean (float32 and int32) on the
+ * given backends (other dtypes go to the kernels registered before; on 'wasm', UnsortedSegmentSum
+ * is new), calling init() first if wasm-gather is not initialised. Resolves to what it registered.
  */
 export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): Promise<KernelEntry[]>;
 
@@ -49,7 +51,7 @@ export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): 
 export function unregisterKernels(tf: TfjsCoreNamespace): KernelEntry[];
 
 export interface KernelStats {
-  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', ...). */
+  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', 'wasm/SparseSegmentMean', ...). */
   calls: Record<string, number>;
   /** Calls handed to the kernel registered before (other dtypes). */
   fallbacks: Record<string, number>;

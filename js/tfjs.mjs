@@ -1,15 +1,16 @@
-// wasm-gather/tfjs: TensorFlow.js's GatherV2, GatherNd, ScatterNd, TensorScatterUpdate and
-// UnsortedSegmentSum kernels for its 'cpu' and 'wasm' backends, served by wasm-gather (the last
-// one is new on 'wasm', which has none: with it, tf.gather's gradient runs there). The application
-// passes its own tfjs-core namespace: this module imports nothing of TensorFlow.js (an optional
-// peer dependency, never bundled).
+// wasm-gather/tfjs: TensorFlow.js's GatherV2, GatherNd, ScatterNd, TensorScatterUpdate,
+// UnsortedSegmentSum, SparseSegmentSum and SparseSegmentMean kernels for its 'cpu' and 'wasm'
+// backends, served by wasm-gather (UnsortedSegmentSum is new on 'wasm', which has none: with it,
+// tf.gather's gradient runs there). The application passes its own tfjs-core namespace: this
+// module imports nothing of TensorFlow.js (an optional peer dependency, never bundled).
 //
 // Semantics are TensorFlow.js's: its shape checks (called from the namespace, so its messages),
 // its messages for bad indices, and where its backends are wrong the right answer or its error:
 // GatherV2 with batchDims on wasm, GatherNd's, ScatterNd's and TensorScatterUpdate's unchecked or
 // flattened-only index checks, TensorScatterUpdate writing into its input on cpu, and on cpu
 // UnsortedSegmentSum's float32 result for int32 input and its masked sum, where one NaN or
-// Infinity in x makes every segment NaN (docs/api.md#tensorflowjs lists them).
+// Infinity in x makes every segment NaN, and on wasm the sparse segment kernels' unchecked sizes
+// (docs/api.md#tensorflowjs lists them).
 //
 // Data movement: on 'cpu' the tensors' values are TypedArrays (backend.data), passed as they are
 // and the result handed over without another copy; a tensor gathered from a second time (an
@@ -55,7 +56,7 @@ let guest = null;
 const guests = new Map();
 
 /**
- * Registers wasm-gather's GatherV2 and GatherNd for the given backends (default: those of 'cpu'
+ * Registers wasm-gather's kernels (KERNELS) for the given backends (default: those of 'cpu'
  * and 'wasm' that are registered with tf), after init() of wasm-gather if it is not initialised.
  * Resolves to [{ kernelName, backendName }] of what it registered.
  */
@@ -278,10 +279,99 @@ function unsortedSegmentSumKernel(tf, backendName, original, desc) {
   };
 }
 
+// SparseSegmentSum and SparseSegmentMean (tf.sparse.sparseSegmentSum / sparseSegmentMean):
+// [lastId + 1, ...data.shape.slice(1)], each segment the rows of data that its indices select
+// (segmentIds: sorted, one an index), summed or averaged; an empty segment is 0. As tfjs-backend-cpu's
+// sparseSegmentReductionImpl computes them, which the wasm backend's kernel is replaced by too:
+// float32 added in order from 0, a mean that sum divided by the count (in float64, then rounded:
+// the float32 quotient); int32 summed in an Int32Array, so wrapping, a mean truncated
+// (int32Segments); its checks, in its order, with its messages.
+// https://github.com/tensorflow/tfjs/blob/tfjs-v4.22.0/tfjs-backend-cpu/src/kernels/SparseSegmentReduction_impl.ts
+function sparseSegmentKernel(kernelName, mode) {
+  return (tf, backendName, original, desc) => {
+    const key = `${backendName}/${kernelName}`;
+    const bu = tf.backend_util;
+    return (args) => {
+      const { inputs: { data, indices, segmentIds }, backend } = args;
+      const index = indices.dtype === 'int32' ? segmentIds : indices; // both must be int32
+      const why = unserved(backend, data.dtype, index, NUMERIC);
+      if (why) return fallback(original, key, args, kernelName, backendName, data.dtype, index, why, NUMERIC);
+      checkSegmentShapes(data, indices, segmentIds);
+      const io = access(backend);
+      const n = indices.shape[0];
+      const rows = n ? io.view(segmentIds)[n - 1] + 1 : 0; // tfjs's: the last id + 1
+      if (n && rows <= 0) throw new Error(bu.getSparseSegmentReductionNegativeSegmentIdsErrorMessage());
+      const shape = [rows, ...data.shape.slice(1)];
+      const opts = { mode, numSegments: rows };
+      count(stats.calls, key);
+      try {
+        if (data.dtype === 'int32') return int32Segments(bu, io, desc, data, indices, segmentIds, shape, opts);
+        return io.run(desc, data, indices, shape, opts, segmentIds);
+      } catch (e) {
+        // the op refused the segments: tfjs's first error, found as its loop finds it
+        const message = sparseSegmentError(bu, io.view(indices), io.view(segmentIds), rows, data.shape[0]);
+        throw message ? new Error(message) : e;
+      }
+    };
+  };
+}
+const sparseSegmentSumKernel = sparseSegmentKernel('SparseSegmentSum', 'sum');
+const sparseSegmentMeanKernel = sparseSegmentKernel('SparseSegmentMean', 'mean');
+
+// tfjs-backend-cpu's own checks (tfjs-core's functions check the ranks first, with their words).
+function checkSegmentShapes(data, indices, segmentIds) {
+  if (data.shape.length < 1) throw new Error('Data should be at least 1 dimensional but received scalar');
+  if (indices.shape.length !== 1) throw new Error(`Indices should be a vector but received shape ${indices.shape}`);
+  if (segmentIds.shape.length !== 1) throw new Error(`Segment ids should be a vector but received shape ${segmentIds.shape}`);
+  if (indices.shape[0] !== segmentIds.shape[0]) throw new Error('segmentIds and indices should have same size.');
+}
+
+// tfjs-backend-cpu's error for these segments (sparseSegmentReductionImpl's checks in its order:
+// a segment's next id, its own id, its indices, then the next segment), or '' for none.
+function sparseSegmentError(bu, indices, ids, rows, dataRows) {
+  for (let start = 0, end = 1; end <= ids.length; start = end++) {
+    const id = ids[start];
+    while (end < ids.length && ids[end] === id) end++;
+    if (end < ids.length && id > ids[end]) return bu.getSparseSegmentReductionNonIncreasingSegmentIdsErrorMessage();
+    if (id < 0 || id >= rows) return bu.getSparseSegmentReductionSegmentIdOutOfRangeErrorMessage(id, rows);
+    for (let i = start; i < end; i++) {
+      if (indices[i] < 0 || indices[i] >= dataRows) return bu.getSparseSegmentReductionIndicesOutOfRangeErrorMessage(i, indices[i], dataRows);
+    }
+  }
+  return '';
+}
+
+// int32 data, with tfjs-backend-cpu's bits: it adds into an Int32Array (each sum wrapped to int32)
+// and divides there (a mean truncated). The op has no int32: it is given the rows the indices
+// select (checked first), in their order, as their 16-bit halves (each int32 two uint16s, little
+// end first, as typed arrays hold them here) in float64, whose sums are exact for any number of
+// indices; joined modulo 2^32 they are what the wrapped additions give (a high half read unsigned
+// differs by 2^16, which vanishes there). The rows are copied, not the table: what tfjs reads.
+function int32Segments(bu, io, desc, data, indices, segmentIds, shape, opts) {
+  const v = io.view(data), idx = io.view(indices), ids = io.view(segmentIds);
+  const error = sparseSegmentError(bu, idx, ids, shape[0], data.shape[0]);
+  if (error) throw new Error(error);
+  const inner = sizeOf(shape.slice(1)), n = idx.length;
+  const halves = new Float64Array(2 * n * inner), u16 = new Uint16Array(v.buffer, v.byteOffset, 2 * v.length);
+  for (let i = 0; i < n; i++) halves.set(u16.subarray(2 * idx[i] * inner, 2 * (idx[i] + 1) * inner), 2 * i * inner);
+  const { data: sums } = desc.fn({ data: halves, shape: [n, 2 * inner] }, { data: Int32Array.from(idx, (_, i) => i), shape: [n] },
+    { ...opts, mode: 'sum', segmentIds: { data: ids, shape: [n] }, ...POLICY });
+  const out = new Int32Array(sizeOf(shape)); // its stores wrap, as tfjs's output's do
+  for (let q = 0; q < out.length; q++) out[q] = (sums[2 * q + 1] % 65536) * 65536 + sums[2 * q];
+  if (opts.mode === 'mean') {
+    for (let i = 0, end; i < n; i = end) {
+      for (end = i + 1; end < n && ids[end] === ids[i];) end++;
+      for (let q = ids[i] * inner; q < (ids[i] + 1) * inner; q++) out[q] /= end - i;
+    }
+  }
+  return io.fromValues(shape, 'int32', out);
+}
+
 // Each kernel wasm-gather serves, by its name (SERVES: the op behind it).
 const KERNEL_FUNCS = {
   GatherV2: gatherV2Kernel, GatherNd: gatherNdKernel, ScatterNd: scatterNdKernel,
   TensorScatterUpdate: tensorScatterUpdateKernel, UnsortedSegmentSum: unsortedSegmentSumKernel,
+  SparseSegmentSum: sparseSegmentSumKernel, SparseSegmentMean: sparseSegmentMeanKernel,
 };
 
 // The call of the public function (desc.fn) of one of the scatters: data, the index (after an
@@ -291,7 +381,8 @@ const callScatter = (desc, spec, data, indices, updates, opts) =>
 const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
 
 // How a backend's tensors are read and its outputs made, and an op run on them: run(desc, x,
-// indices, outShape, opts) with desc the op's descriptor (js/ops/), opts its options (axis, batchDims).
+// indices, outShape, opts, segmentIds?) with desc the op's descriptor (js/ops/), opts its options
+// (axis, batchDims; mode, numSegments), segmentIds a tensor of segment ids, read where it is run.
 function access(backend) {
   let io = ios.get(backend);
   if (!io) {
@@ -303,15 +394,18 @@ function access(backend) {
 }
 
 const indexTensor = (io, indices) => ({ data: io.view(indices), shape: indices.shape });
+// The option of the segment ids, when a call has them.
+const segmentOpts = (io, ids) => (ids ? { segmentIds: indexTensor(io, ids) } : {});
 
 function cpuAccess(backend) {
   const io = {
     view: (t) => backend.data.get(t.dataId).values,
     empty: (shape, dtype) => backend.makeTensorInfo(shape, dtype, new ARRAY_TYPES[dtype](0)),
-    run(desc, x, indices, outShape, attrs) {
+    fromValues: (shape, dtype, values) => backend.makeTensorInfo(shape, dtype, values),
+    run(desc, x, indices, outShape, attrs, ids) {
       const values = backend.data.get(x.dataId).values;
       if (!(values instanceof ARRAY_TYPES[x.dtype])) throw new TypeError(`wasm-gather/tfjs: ${x.dtype} values stored as ${values?.constructor?.name}`);
-      const { data } = desc.fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...POLICY });
+      const { data } = desc.fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...segmentOpts(io, ids), ...POLICY });
       return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
     },
     // spec: { data (a tensor, or null: zeros), shape, dtype, indices, indexShape, updates, axis?, opts }
@@ -349,10 +443,15 @@ function wasmAccess(backend) {
   const io = {
     view: (t) => backend.typedArrayFromHeap(t), // a view of tfjs's heap: valid until it grows
     empty: (shape, dtype) => backend.makeOutput(shape, dtype),
-    run(desc, x, indices, outShape, attrs) {
+    fromValues(shape, dtype, values) {
+      const out = backend.makeOutput(shape, dtype);
+      io.view(out).set(values);
+      return out;
+    },
+    run(desc, x, indices, outShape, attrs, ids) {
       const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: views are made after
       try {
-        desc.fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...POLICY, out: io.view(out) });
+        desc.fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...segmentOpts(io, ids), ...POLICY, out: io.view(out) });
       } catch (e) {
         backend.disposeData(out.dataId);
         throw e;
@@ -399,8 +498,12 @@ function inPlaceAccess(backend, g) {
     return out;
   };
   const io = wasmAccess(backend);
-  io.run = (desc, x, indices, outShape, opts) => {
+  io.run = (desc, x, indices, outShape, opts, ids) => {
     const tensors = { data: tensorAt(x), indices: indexAt(indices, indices.shape) };
+    if (ids) { // the segments, as the descriptor's read() gives them from opts.segmentIds
+      tensors.segments = { ...indexAt(ids, ids.shape), name: 'opts.segmentIds' };
+      tensors.form = 'IDS';
+    }
     const call = { desc, tensors, attrs: desc.attrs(opts, tensors, g, []).attrs, mode: POLICY.outOfRange,
       negative: POLICY.negativeIndices };
     return runInto(call, outShape, backend.makeOutput(outShape, x.dtype)); // may grow tfjs's heap: addresses stay

@@ -33,6 +33,7 @@ function weightsTensor(s, value, indices, Type, dtype) {
 const desc = {
   name: OP,
   c: 'embedding_bag',
+  tfjs: ['SparseSegmentSum', 'SparseSegmentMean'],
   params: ['weight', 'indices', 'opts'],
   tensors: { data: 'weight', indices: 'indices', scales: 'opts.scales', zero_points: 'opts.zeroPoints',
     segments: 'the bags', weights: 'opts.perSampleWeights' },

@@ -16,7 +16,7 @@ import { Rng } from '../lib/rng.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
 const DTYPES = ['float32', 'int32', 'bool'];
-const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'UnsortedSegmentSum'];
+const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'UnsortedSegmentSum', 'SparseSegmentSum', 'SparseSegmentMean'];
 const ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
 
 let originals;

@@ -33,7 +33,8 @@ test('registerKernels loads the ES module: one adapter, whichever entry is asked
   const original = tf.getKernel('GatherV2', 'cpu');
   const done = await cjs.registerKernels(tf, { backends: ['cpu'], init: { variant: 'simd' } });
   assert.deepEqual(done.map((e) => `${e.backendName}/${e.kernelName}`).sort(),
-    ['cpu/GatherNd', 'cpu/GatherV2', 'cpu/ScatterNd', 'cpu/TensorScatterUpdate', 'cpu/UnsortedSegmentSum']);
+    ['cpu/GatherNd', 'cpu/GatherV2', 'cpu/ScatterNd', 'cpu/SparseSegmentMean', 'cpu/SparseSegmentSum', 'cpu/TensorScatterUpdate',
+      'cpu/UnsortedSegmentSum']);
   const y = tf.tidy(() => Array.from(tf.gather(tf.tensor1d([5, 6, 7], 'int32'), tf.tensor1d([2, 0], 'int32')).dataSync()));
   assert.deepEqual(y, [7, 5]);
   assert.equal(cjs.kernelStats().calls['cpu/GatherV2'], 1);

@@ -23,7 +23,7 @@ import { firstDifference } from '../lib/scatter-cases.mjs';
 import { loadTfjs } from '../lib/tfjs-bundle.mjs';
 
 const BACKENDS = ['cpu', 'wasm'];
-const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'UnsortedSegmentSum'];
+const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'UnsortedSegmentSum', 'SparseSegmentSum', 'SparseSegmentMean'];
 const ARRAY = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
 const NOT_ON_WASM = "Kernel 'UnsortedSegmentSum' not registered for backend 'wasm'";
 

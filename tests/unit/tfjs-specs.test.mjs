@@ -2,7 +2,7 @@
 // of @tensorflow/tfjs-core, run with jasmine through its jasmine_util's setTestEnvs) against its
 // cpu backend and its wasm backend, with wasm-gather/tfjs's kernels registered: every spec runs,
 // every spec passes but those listed in EXPECTED_TO_DIFFER (each failing for its stated reason),
-// and the adapter's kernels must really have served them.
+// and the adapter's kernels must really have served them, none handed to tfjs's own.
 //
 // The specs are ES modules written for a bundler (extensionless imports, require of
 // jasmine-core), so they are bundled with esbuild (tests/lib/tfjs-bundle.mjs), together with
@@ -22,9 +22,11 @@ const SPECS = [
   { file: 'ops/scatter_nd_test.js', suite: 'scatterND', specs: 14 },
   { file: 'ops/tensor_scatter_update_test.js', suite: 'tensorScatterUpdate', specs: 13 },
   { file: 'ops/unsorted_segment_sum_test.js', suite: 'unsortedSegmentSum', specs: 12 },
+  { file: 'ops/sparse/sparse_segment_sum_test.js', suite: 'sparseSegmentSum', specs: 19 },
+  { file: 'ops/sparse/sparse_segment_mean_test.js', suite: 'sparseSegmentMean', specs: 20 },
 ];
 const BACKENDS = ['cpu', 'wasm'];
-const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'UnsortedSegmentSum'];
+const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'UnsortedSegmentSum', 'SparseSegmentSum', 'SparseSegmentMean'];
 
 // Specs that assert one of stock tfjs's bugs, which the adapter fixes (docs/api.md#tensorflowjs),
 // so they must fail, and only with the message given: the spec's full name without its
@@ -72,7 +74,7 @@ test('the expected-to-differ list names real specs, each with a reason', () => {
 });
 
 for (const backend of BACKENDS) {
-  test(`tfjs-core's gather, gatherND, scatterND, tensorScatterUpdate and unsortedSegmentSum specs on ${backend} with wasm-gather's kernels`, (t) => {
+  test(`tfjs-core's gather, gatherND, scatterND, tensorScatterUpdate, unsortedSegmentSum, sparseSegmentSum and sparseSegmentMean specs on ${backend} with wasm-gather's kernels`, (t) => {
     const all = results.filter((r) => backendOf(r) === backend);
     assert.deepEqual(all.filter((r) => r.status !== 'passed' && r.status !== 'failed').map((r) => `${r.fullName}: ${r.status}`), [],
       'no spec is skipped or excluded');
@@ -95,11 +97,13 @@ for (const backend of BACKENDS) {
       return `${suite} ${passed}/${mine.length}`;
     });
     t.diagnostic(`${backend}: ${counts.join(', ')}; ${failed.length} expected to differ`);
-    // The adapter served them: every kernel was called on this backend.
+    // The adapter served them: every kernel was called on this backend, and handed nothing on.
     const { calls, fallbacks, inPlace } = kernelStats();
+    const handedOn = Object.fromEntries(Object.entries(fallbacks).filter(([k]) => k.startsWith(`${backend}/`)));
     t.diagnostic(`${backend}: kernel calls ${KERNELS.map((k) => `${k} ${calls[`${backend}/${k}`] ?? 0}`).join(', ')}; ` +
-      `fallbacks ${JSON.stringify(Object.fromEntries(Object.entries(fallbacks).filter(([k]) => k.startsWith(`${backend}/`))))}`);
+      `fallbacks ${JSON.stringify(handedOn)}`);
     for (const k of KERNELS) assert.ok(calls[`${backend}/${k}`] > 0, `${k} served by wasm-gather on ${backend}`);
+    assert.deepEqual(handedOn, {}, "no call handed to tfjs's own kernels");
     if (backend === 'wasm') { // in tfjs's own memory (js/guest.mjs), not through copies
       t.diagnostic(`wasm: ${inPlace} calls ran in tfjs's memory`);
       assert.ok(inPlace > 0, 'the wasm calls ran in place');
