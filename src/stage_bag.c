@@ -539,15 +539,21 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
     }
     default: { /* WG_SEGMENTS_IDS: segment s starts at the first entry whose id is at least s */
       int64_t prev = 0;
-      size_t s = 0;
+      size_t s = 0, beyond = SIZE_MAX; /* the first id not below num_segments */
       for (size_t p = 0; p < t->segments_len; ++p) {
         int64_t v = segment_value(t, p);
         if (v < 0) return segment_fail(err, WG_SEGMENT_NEGATIVE, p, v, 0);
         if (v < prev) return segment_fail(err, WG_SEGMENT_DECREASING, p, v, prev);
-        if ((uint64_t)v >= t->bags) return segment_fail(err, WG_SEGMENT_ID_RANGE, p, v, (int64_t)t->bags);
-        while (s <= (size_t)v) starts[s++] = p;
         prev = v;
+        /* reported after the scan: ids out of order anywhere say more (the default count is
+         * the last id + 1: [1, 0] is unsorted, not an id past it) */
+        if ((uint64_t)v >= t->bags) {
+          if (beyond == SIZE_MAX) beyond = p;
+          continue;
+        }
+        while (s <= (size_t)v) starts[s++] = p;
       }
+      if (beyond != SIZE_MAX) return segment_fail(err, WG_SEGMENT_ID_RANGE, beyond, segment_value(t, beyond), (int64_t)t->bags);
       while (s <= t->bags) starts[s++] = t->segments_len;
       return WG_OK;
     }

@@ -23,6 +23,8 @@ export function bagBadCases() {
     ['embeddingBag: offsets of floats', embeddingBag, [table(), idx(0, 1), { offsets: new Float32Array([0]) }], TypeError, /^embeddingBag: opts\.offsets\.data must hold integers/],
     ['embeddingBag: segment ids unsorted', embeddingBag, [table(), idx(0, 1, 2), { segmentIds: [1, 0, 1] }], RangeError,
       /^embeddingBag: opts\.segmentIds\[1\] = 0 is less than the one before it, 1: it must be sorted \(non-decreasing\); for unsorted segment ids, use indexReduce/],
+    ['embeddingBag: segment ids unsorted, the last the smaller (the default count is the last + 1)', embeddingBag, [table(), idx(0, 1), { segmentIds: [1, 0] }], RangeError,
+      /^embeddingBag: opts\.segmentIds\[1\] = 0 is less than the one before it, 1: it must be sorted/],
     ['embeddingBag: a negative segment id', embeddingBag, [table(), idx(0, 1), { segmentIds: [-1, 0] }], RangeError, /^embeddingBag: opts\.segmentIds\[0\] = -1 must not be negative/],
     ['embeddingBag: a segment id past numSegments', embeddingBag, [table(), idx(0, 1), { segmentIds: [0, 2], numSegments: 2 }], RangeError, /^embeddingBag: opts\.segmentIds\[1\] = 2 is not below opts\.numSegments \(2\)/],
     ['embeddingBag: segment ids of another length', embeddingBag, [table(), idx(0, 1), { segmentIds: [0] }], RangeError, /^embeddingBag: opts\.segmentIds has 1 ids but must have one for each of the 2 entries/],
