@@ -217,99 +217,58 @@ static void extreme_row_f64(double* restrict acc, const double* restrict x, int 
   for (; e < m; ++e) acc[e] = x[e] != x[e] || (sign > 0 ? x[e] > acc[e] : x[e] < acc[e]) ? x[e] : acc[e];
 }
 
-/* The group into a float32 chunk; first: no entry was reduced before it. */
-static void apply_f32(const wg_bag_job* t, chunk* k, float* acc, const group* g) {
-  const size_t m = k->m;
-  size_t j = 0;
-  switch (t->reduce) {
-    case WG_REDUCE_MAX:
-    case WG_REDUCE_MIN:
-      if (t->bag_max) {
-        if (k->count == 0) { /* the first row, as it is */
-          memcpy(acc, g->xf[0], m * sizeof *acc);
-          for (size_t e = 0; e < m; ++e) k->from[e] = g->row[0];
-          j = 1;
-        }
-        for (; j < g->n; ++j) max_row_f32(acc, k->from, g->xf[j], g->row[j], m);
-      } else {
-        for (; j < g->n; ++j) extreme_row_f32(acc, g->xf[j], t->reduce == WG_REDUCE_MAX ? 1 : -1, m);
-      }
-      return;
-    case WG_REDUCE_MUL:
-      for (; j < g->n; ++j) {
-        const float* x = g->xf[j];
-        for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
-      }
-      return;
-    default:
-      if (t->fused) {
-        fma_rows(acc, g, m);
-      } else if (t->weighted) { /* torch's own loop (with padding): w * x rounded, then added */
-        for (; j < g->n; ++j) {
-          const float* x = g->xf[j];
-          const float w = (float)g->w[j];
-          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
-        }
-      } else if (g->n == GROUP) {
-        const float *x0 = g->xf[0], *x1 = g->xf[1], *x2 = g->xf[2], *x3 = g->xf[3];
-        const float *x4 = g->xf[4], *x5 = g->xf[5], *x6 = g->xf[6], *x7 = g->xf[7];
-        for (size_t e = 0; e < m; ++e) {
-          acc[e] = (((((((acc[e] + x0[e]) + x1[e]) + x2[e]) + x3[e]) + x4[e]) + x5[e]) + x6[e]) + x7[e];
-        }
-      } else {
-        for (; j < g->n; ++j) {
-          const float* x = g->xf[j];
-          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
-        }
-      }
+/* The group into a chunk of T (apply_f32, apply_f64: the group's values xs, the row kernels
+ * *_SUFFIX), by the reduction; float32's weighted sums without padding are fused multiply-adds. */
+#define DEFINE_APPLY(T, SUFFIX, xs, FUSED)                                                        \
+  static void apply_##SUFFIX(const wg_bag_job* t, chunk* k, T* acc, const group* g) {            \
+    const size_t m = k->m;                                                                     \
+    size_t j = 0;                                                                              \
+    switch (t->reduce) {                                                                       \
+      case WG_REDUCE_MAX:                                                                      \
+      case WG_REDUCE_MIN:                                                                      \
+        if (!t->bag_max) {                                                                     \
+          for (; j < g->n; ++j) extreme_row_##SUFFIX(acc, g->xs[j], t->reduce == WG_REDUCE_MAX ? 1 : -1, m); \
+          return;                                                                              \
+        }                                                                                      \
+        if (k->count == 0) { /* a bag's first row, as it is */                                 \
+          memcpy(acc, g->xs[0], m * sizeof *acc);                                              \
+          for (size_t e = 0; e < m; ++e) k->from[e] = g->row[0];                               \
+          j = 1;                                                                               \
+        }                                                                                      \
+        for (; j < g->n; ++j) max_row_##SUFFIX(acc, k->from, g->xs[j], g->row[j], m);           \
+        return;                                                                                \
+      case WG_REDUCE_MUL:                                                                      \
+        for (; j < g->n; ++j) {                                                                \
+          const T* x = g->xs[j];                                                               \
+          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];                               \
+        }                                                                                      \
+        return;                                                                                \
+      default:                                                                                 \
+        if (FUSED && t->fused) {                                                               \
+          fma_rows((float*)(void*)acc, g, m);                                                  \
+        } else if (t->weighted) { /* w * x rounded, then added (torch's own loop) */           \
+          for (; j < g->n; ++j) {                                                              \
+            const T* x = g->xs[j];                                                             \
+            const T w = (T)g->w[j];                                                            \
+            for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];                         \
+          }                                                                                    \
+        } else if (g->n == GROUP) { /* each element adds the rows in order */                  \
+          const T *x0 = g->xs[0], *x1 = g->xs[1], *x2 = g->xs[2], *x3 = g->xs[3];              \
+          const T *x4 = g->xs[4], *x5 = g->xs[5], *x6 = g->xs[6], *x7 = g->xs[7];              \
+          for (size_t e = 0; e < m; ++e) {                                                     \
+            acc[e] = (((((((acc[e] + x0[e]) + x1[e]) + x2[e]) + x3[e]) + x4[e]) + x5[e]) + x6[e]) + x7[e]; \
+          }                                                                                    \
+        } else {                                                                               \
+          for (; j < g->n; ++j) {                                                              \
+            const T* x = g->xs[j];                                                             \
+            for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];                             \
+          }                                                                                    \
+        }                                                                                      \
+    }                                                                                          \
   }
-}
-
-/* The same into a float64 chunk. */
-static void apply_f64(const wg_bag_job* t, chunk* k, double* acc, const group* g) {
-  const size_t m = k->m;
-  size_t j = 0;
-  switch (t->reduce) {
-    case WG_REDUCE_MAX:
-    case WG_REDUCE_MIN:
-      if (t->bag_max) {
-        if (k->count == 0) {
-          memcpy(acc, g->xd[0], m * sizeof *acc);
-          for (size_t e = 0; e < m; ++e) k->from[e] = g->row[0];
-          j = 1;
-        }
-        for (; j < g->n; ++j) max_row_f64(acc, k->from, g->xd[j], g->row[j], m);
-      } else {
-        for (; j < g->n; ++j) extreme_row_f64(acc, g->xd[j], t->reduce == WG_REDUCE_MAX ? 1 : -1, m);
-      }
-      return;
-    case WG_REDUCE_MUL:
-      for (; j < g->n; ++j) {
-        const double* x = g->xd[j];
-        for (size_t e = 0; e < m; ++e) acc[e] = acc[e] * x[e];
-      }
-      return;
-    default:
-      if (t->weighted) {
-        for (; j < g->n; ++j) {
-          const double* x = g->xd[j];
-          const double w = g->w[j];
-          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];
-        }
-      } else if (g->n == GROUP) {
-        const double *x0 = g->xd[0], *x1 = g->xd[1], *x2 = g->xd[2], *x3 = g->xd[3];
-        const double *x4 = g->xd[4], *x5 = g->xd[5], *x6 = g->xd[6], *x7 = g->xd[7];
-        for (size_t e = 0; e < m; ++e) {
-          acc[e] = (((((((acc[e] + x0[e]) + x1[e]) + x2[e]) + x3[e]) + x4[e]) + x5[e]) + x6[e]) + x7[e];
-        }
-      } else {
-        for (; j < g->n; ++j) {
-          const double* x = g->xd[j];
-          for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + x[e];
-        }
-      }
-  }
-}
+DEFINE_APPLY(float, f32, xf, 1)
+DEFINE_APPLY(double, f64, xd, 0)
+#undef DEFINE_APPLY
 
 /* What a mean or sqrtn divides by (1: nothing). */
 static double divisor(const wg_bag_job* t, const chunk* k) {

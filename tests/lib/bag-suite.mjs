@@ -1,13 +1,15 @@
-// The fused gather-reduce ops against common/reference-bag.mjs: the seeded random calls of
+// The fused gather-reduce ops against common/reference-bag.mjs and PyTorch 1.13: the seeded random calls of
 // tests/lib/bag-cases.mjs in both builds at 1, 2 and 4 threads (every call parallel at 2 and 4:
 // parallelThreshold 0), bit for bit (any NaN for a NaN: wasm does not fix a NaN's sign), then
 // with resident inputs; a call the reference refuses must throw here too, an index error at the
 // same position; the heap is as it was after every suite. (Not named *.test.mjs.)
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { test } from 'node:test';
 import api, { dispose, heapStats, init, upload } from './tested-api.mjs';
 import { bagCases, segmentCases } from './bag-cases.mjs';
-import { firstDifference } from './scatter-cases.mjs';
+import { checkCase } from './scatter-suite.mjs';
+import { decode } from './torch-fixtures.mjs';
 import { hashString } from './rng.mjs';
 
 export const BAG_CONFIGS = [
@@ -27,28 +29,53 @@ function expected(c) {
   }
 }
 
-/** Checks run() (the op's result) against the reference's outcome e of case c. */
+/**
+ * Checks run() (the op's result) against the reference's outcome e of case c: the scatters'
+ * check (scatter-suite.mjs: an error where the reference throws, else the shape and the bits,
+ * any NaN for a NaN as in a sum), and max's rows.
+ */
 export function checkBagCase(c, e, run) {
-  if (e.error) {
-    assert.throws(run, (err) => {
-      assert.ok(err instanceof RangeError || err instanceof TypeError, `${c.name}: ${err}`);
-      return true;
-    }, `${c.name}: the reference throws ${e.error.message}`);
-    return;
-  }
   let got;
-  try {
-    got = run();
-  } catch (err) {
-    assert.fail(`${c.name}: threw ${err.message}; the reference gives [${e.want.shape}]`);
-  }
-  assert.deepEqual(got.shape, e.want.shape, c.name);
-  const at = firstDifference(e.want.data, got.data, c.dtype, 'sum');
-  assert.equal(at, -1, `${c.name}: element ${at}: reference ${e.want.data[at]}, got ${got.data[at]}`);
-  if (e.want.maxIndices) {
+  checkCase({ ...c, opts: { reduce: 'sum' } }, e, () => (got = run()));
+  if (e.want?.maxIndices) {
     assert.deepEqual(Array.from(got.maxIndices.data), Array.from(e.want.maxIndices.data, Number), `${c.name}: max indices`);
   }
 }
+
+/**
+ * op against PyTorch 1.13's own results (tests/fixtures/bag-torch, made by make-fixtures.py
+ * there), bit for bit, max's rows too; torch's errors are errors here. At least `least` served.
+ */
+export function torchFixtureSuite(op, least) {
+  test(`${op} gives PyTorch 1.13 results bit for bit (tests/fixtures/bag-torch)`, async (t) => {
+    const fixtures = JSON.parse(readFileSync(new URL('../fixtures/bag-torch/cases.json', import.meta.url)));
+    await init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 });
+    try {
+      let served = 0;
+      for (const c of fixtures.cases.filter((x) => x.op === op)) {
+        const args = c.args.map(decode);
+        const opts = Object.fromEntries(Object.entries(c.opts).map(([k, v]) => [k, decode(v)]));
+        const run = () => api[op](...args, opts);
+        if (c.error) {
+          assert.throws(run, RangeError, `${c.name}: torch: ${c.error}`);
+          continue;
+        }
+        const got = run(), want = decode(c.expected);
+        assert.deepEqual(got.shape, want.shape, c.name);
+        assert.equal(hex(got.data), hex(want.data), c.name);
+        if (c.expectedIndices) assert.deepEqual(Array.from(got.maxIndices.data), Array.from(decode(c.expectedIndices).data, Number), `${c.name}: max indices`);
+        served++;
+      }
+      t.diagnostic(`${served} torch results matched`);
+      assert.ok(served >= least, `${served} served`);
+    } finally {
+      dispose();
+    }
+  });
+}
+
+// The bits of each element (NaN payloads and signed zeros included).
+const hex = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
 
 /** The suites of op `op` (embeddingBag or segmentReduce): every config, then resident inputs. */
 export function bagSuite(op, n = 300) {

@@ -14,5 +14,5 @@ if (spec) console.log(`# api under test: ${url}`); // for the runner of the suit
 export default api;
 /** The module's js/copy-plan.mjs (forcePath, pathCounts: which path moves the bytes), or null. */
 export const copyPlan = await import(new URL('./copy-plan.mjs', url)).catch(() => null);
-export const { dispose, gather, gatherElements, gatherND, heapStats, init, take, upload, scatter, scatterElements,
+export const { dispose, prepare, gather, gatherElements, gatherND, heapStats, init, take, upload, scatter, scatterElements,
   scatterND, indexReduce, tensorScatter, embeddingBag, segmentReduce } = api;

@@ -3,40 +3,12 @@
 // TensorFlow's documented examples, bit for bit.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { bagSuite } from '../lib/bag-suite.mjs';
+import { bagSuite, torchFixtureSuite } from '../lib/bag-suite.mjs';
 import { badInputSuite } from '../lib/bad-inputs.mjs';
-import { decode } from '../lib/torch-fixtures.mjs';
 import { dispose, init, segmentReduce } from '../lib/tested-api.mjs';
 
 bagSuite('segmentReduce');
-
-const hex = (a) => Buffer.from(a.buffer, a.byteOffset, a.byteLength).toString('hex');
-
-test('segmentReduce gives PyTorch 1.13 results bit for bit (tests/fixtures/bag-torch)', async (t) => {
-  const fixtures = JSON.parse(readFileSync(new URL('../fixtures/bag-torch/cases.json', import.meta.url)));
-  await init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 });
-  try {
-    let served = 0;
-    for (const c of fixtures.cases.filter((x) => x.op === 'segmentReduce')) {
-      const [data] = c.args.map(decode);
-      const opts = Object.fromEntries(Object.entries(c.opts).map(([k, v]) => [k, decode(v)]));
-      const run = () => segmentReduce(data, opts);
-      if (c.error) {
-        assert.throws(run, RangeError, `${c.name}: torch: ${c.error}`);
-        continue;
-      }
-      const got = run(), want = decode(c.expected);
-      assert.deepEqual(got.shape, want.shape, c.name);
-      assert.equal(hex(got.data), hex(want.data), c.name);
-      served++;
-    }
-    t.diagnostic(`${served} torch results matched`);
-    assert.ok(served > 10);
-  } finally {
-    dispose();
-  }
-});
+torchFixtureSuite('segmentReduce', 10);
 
 // https://www.tensorflow.org/api_docs/python/tf/math/segment_sum (and _max, _mean): c =
 // [[1,2,3,4],[4,3,2,1],[5,6,7,8]], segment ids [0, 0, 1]; an empty segment is 0 (segment_sum's
