@@ -80,13 +80,9 @@ static double weight_of(const wg_bag_job* t, size_t j) {
   }
 }
 
-/* The rows of entries j0 .. j0 + n of outer slice o: resolved indices (WG_ZERO_BLOCK: zeros),
- * or the entries themselves. 0 at a bad index in WG_OOB_ERROR mode. */
-static int rows_of(const wg_bag_job* t, size_t o, size_t j0, size_t n, size_t* rows) {
-  if (!t->gathers) {
-    for (size_t k = 0; k < n; ++k) rows[k] = o * t->entries + j0 + k;
-    return 1;
-  }
+/* The table's rows that indices j0 .. j0 + n select (WG_ZERO_BLOCK: zeros). 0 at a bad index in
+ * WG_OOB_ERROR mode. */
+static int rows_of(const wg_bag_job* t, size_t j0, size_t n, size_t* rows) {
   return wg_resolve_indices(t->indices, t->index_type, j0, 1, n, t->rows, 0, 1, t->mode, t->negative, 0,
                             rows) == WG_OK;
 }
@@ -328,9 +324,23 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   }
   k->count = 0;
   k->wsum = k->w2sum = 0;
-  for (size_t j = start; j < end;) {
+  /* data's own entries (float32 or float64): consecutive rows, in groups, nothing to resolve */
+  for (size_t j = start; !t->gathers && j < end; j += g.n) {
+    g.n = end - j < GROUP ? end - j : GROUP;
+    size_t p = (o * t->entries + j) * t->inner + k->e0;
+    for (size_t i = 0; i < g.n; ++i, p += t->inner) {
+      if (f64) g.xd[i] = (const double*)(const void*)t->data + p;
+      else g.xf[i] = (const float*)(const void*)t->data + p;
+    }
+    if (f64) apply_f64(t, k, acc.d, &g);
+    else apply_f32(t, k, acc.f, &g);
+    k->count += g.n;
+  }
+  if (!t->gathers) g.n = 0;
+  /* the table's rows that the indices select */
+  for (size_t j = t->gathers ? start : end; j < end;) {
     size_t n = end - j < WG_SEGMENT ? end - j : WG_SEGMENT;
-    if (!rows_of(t, o, j, n, rows)) return 0;
+    if (!rows_of(t, j, n, rows)) return 0;
     for (size_t i = 0; i < n; ++i) {
       size_t r = rows[i];
       if (t->has_padding && r == t->padding) continue;
@@ -450,6 +460,30 @@ static int64_t segment_value(const wg_bag_job* t, size_t p) {
   return neg ? (int64_t)v : v > INT64_MAX ? INT64_MAX : (int64_t)v;
 }
 
+/* The segment ids form's scan (bag_validate): the last id, the next segment whose start is not
+ * yet written, the first id not below num_segments. */
+typedef struct id_scan {
+  int64_t prev;
+  size_t s, beyond;
+} id_scan;
+
+/* Id v at position p, not the one before it: its rules, and the starts of the segments up to
+ * it. 0 with *st set when it breaks one. An id past num_segments is reported after the scan:
+ * ids out of order anywhere say more (the default count is the last id + 1: [1, 0] is unsorted,
+ * not an id past it). */
+static int id_step(const wg_bag_job* t, size_t* starts, id_scan* k, size_t p, int64_t v, wg_status* st,
+                   wg_error_info* err) {
+  if (v < 0) return *st = segment_fail(err, WG_SEGMENT_NEGATIVE, p, v, 0), 0;
+  if (v < k->prev) return *st = segment_fail(err, WG_SEGMENT_DECREASING, p, v, k->prev), 0;
+  k->prev = v;
+  if ((uint64_t)v >= t->bags) {
+    if (k->beyond == SIZE_MAX) k->beyond = p;
+    return 1;
+  }
+  while (k->s <= (size_t)v) starts[k->s++] = p;
+  return 1;
+}
+
 /* Checks the bound segments and writes their starts into the workspace (plan->validate). */
 static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_info* err) {
   (void)c;
@@ -497,23 +531,30 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
       return WG_OK;
     }
     default: { /* WG_SEGMENTS_IDS: segment s starts at the first entry whose id is at least s */
-      int64_t prev = 0;
-      size_t s = 0, beyond = SIZE_MAX; /* the first id not below num_segments */
-      for (size_t p = 0; p < t->segments_len; ++p) {
-        int64_t v = segment_value(t, p);
-        if (v < 0) return segment_fail(err, WG_SEGMENT_NEGATIVE, p, v, 0);
-        if (v < prev) return segment_fail(err, WG_SEGMENT_DECREASING, p, v, prev);
-        prev = v;
-        /* reported after the scan: ids out of order anywhere say more (the default count is
-         * the last id + 1: [1, 0] is unsorted, not an id past it) */
-        if ((uint64_t)v >= t->bags) {
-          if (beyond == SIZE_MAX) beyond = p;
-          continue;
-        }
-        while (s <= (size_t)v) starts[s++] = p;
+      id_scan k = {.prev = INT64_MIN, .s = 0, .beyond = SIZE_MAX};
+      wg_status st = WG_OK;
+      const size_t len = t->segments_len;
+      /* a loop per index type: most ids repeat the one before, and cost one compare */
+#define SCAN_IDS(T, LOAD)                                                        \
+  for (size_t p = 0; p < len; ++p) {                                             \
+    int64_t v = LOAD(((const T*)t->segments)[p]);                                \
+    if ((v != k.prev || p == 0) && !id_step(t, starts, &k, p, v, &st, err)) return st; \
+  }
+#define AS_I64(x) ((int64_t)(x))
+#define U64_AS_I64(x) ((x) > INT64_MAX ? INT64_MAX : (int64_t)(x))
+      switch (t->segments_type) {
+        case WG_INDEX_I32: SCAN_IDS(int32_t, AS_I64) break;
+        case WG_INDEX_U32: SCAN_IDS(uint32_t, AS_I64) break;
+        case WG_INDEX_I64: SCAN_IDS(int64_t, AS_I64) break;
+        default: SCAN_IDS(uint64_t, U64_AS_I64)
       }
-      if (beyond != SIZE_MAX) return segment_fail(err, WG_SEGMENT_ID_RANGE, beyond, segment_value(t, beyond), (int64_t)t->bags);
-      while (s <= t->bags) starts[s++] = t->segments_len;
+#undef SCAN_IDS
+#undef AS_I64
+#undef U64_AS_I64
+      if (k.beyond != SIZE_MAX) {
+        return segment_fail(err, WG_SEGMENT_ID_RANGE, k.beyond, segment_value(t, k.beyond), (int64_t)t->bags);
+      }
+      while (k.s <= t->bags) starts[k.s++] = len;
       return WG_OK;
     }
   }

@@ -26,7 +26,7 @@ typedef struct wg_bag_job {
   size_t bags;       /* segments */
   size_t fixed;      /* WG_SEGMENTS_FIXED: entries a bag */
   size_t inner;      /* elements a row */
-  int gathers;       /* the rows are the table's that the indices select (else data's entries) */
+  int gathers;       /* the rows are the table's that the indices select (else data's entries, float32 or float64) */
   size_t rows;       /* gathers: the table's rows */
   wg_bag_value value;
   int32_t reduce;    /* wg_reduce */
