@@ -58,6 +58,7 @@ static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) 
   t->gathers = 1;
   t->rows = shape[0];
   t->inner = wg_prod(shape, 1, rank);
+  if (t->value == WG_BAG_QUANT) t->quant.whole_rows = wg_dequant_whole_rows(&t->quant, t->inner);
   if (t->form == WG_SEGMENTS_FIXED) {
     t->bags = indices->shape[0];
     t->fixed = indices->shape[1];

@@ -32,7 +32,7 @@ static wg_status plan_gbq(const wg_call* c, gbq_plan* plan, wg_error_info* err) 
   t->axis_size = shape[g];
   t->count = wg_prod(indices->shape, 0, indices->rank);
   t->inner = wg_prod(shape, g + 1, rank);
-  t->whole_rows = t->post == 1 && t->qlen && t->inner % t->qlen == 0 && t->nblk <= WG_ROW_BLOCKS;
+  t->whole_rows = wg_dequant_whole_rows(t, t->inner);
   p->out_dtype = c->tensors[WG_TENSOR_scales].dtype;
   wg_plan_dequant(p, t, g);
   return WG_OK;

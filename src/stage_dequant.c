@@ -137,6 +137,10 @@ static void dequant_rows(const wg_dequant_job* t, size_t row0, size_t n, uint8_t
  * consecutive elements have consecutive scales, a block of one element each. */
 void wg_dequant_elements(const wg_dequant_job* t, size_t p, size_t n, void* out) {
   uint8_t* dst = out;
+  if (t->whole_rows && p % t->qlen == 0 && n % t->qlen == 0) {
+    dequant_rows(t, p / t->qlen, n / t->qlen, dst);
+    return;
+  }
   float sc[WG_ROW_BLOCKS];
   int32_t zp[WG_ROW_BLOCKS];
   size_t post_i = p % t->post, x = p / t->post % t->qlen, pre = p / t->post / t->qlen;
@@ -203,6 +207,10 @@ static int run_slices(void* ctx, size_t start, size_t n) {
   return 1;
 }
 
+
+int wg_dequant_whole_rows(const wg_dequant_job* t, size_t inner) {
+  return t->post == 1 && t->qlen && inner % t->qlen == 0 && t->nblk <= WG_ROW_BLOCKS;
+}
 
 void wg_dequant_bind(wg_dequant_job* t, const wg_call* c) {
   t->data = c->tensors[WG_TENSOR_data].ptr;

@@ -62,10 +62,14 @@ extern const wg_value_dtype wg_quant_dtypes[3], wg_scale_dtypes[3];
  * its logical shape (data's rank). */
 wg_status wg_dequant_table(const wg_call* c, wg_dequant_job* job, size_t* shape, wg_error_info* err);
 
+/* Whether slices of `inner` logical elements are whole rows of the table (the quantize axis
+ * last, a row's blocks fitting the arrays): job->whole_rows. */
+int wg_dequant_whole_rows(const wg_dequant_job* job, size_t inner);
 /* The table's addresses from the call (the stage's bind does this and more). */
 void wg_dequant_bind(wg_dequant_job* job, const wg_call* c);
 /* Logical elements p .. p + n of the table dequantized into dst, in the scales' type: a bound
- * job's slice, or part of one (the fused gather-reduce sums them: stage_bag.c). */
+ * job's slice, or part of one (the fused gather-reduce sums them: stage_bag.c); whole rows a
+ * row at a time when job->whole_rows. */
 void wg_dequant_elements(const wg_dequant_job* job, size_t p, size_t n, void* dst);
 
 /* Adds the job as the plan's stage, with its index check (gather_axis, first_dim). */
