@@ -3,15 +3,17 @@
 //
 // For tests: <body data-status="loading"|"done"|"error" data-passed data-total data-variant
 // data-threads data-isolated>, and window.__wasmGatherDemo = { info, isolated, passed, total,
-// quantizedTotal, scatterTotal, results, playground: { presets, select(id), state(), call() } } (total
-// counts the seeds, the gatherBlockQuantized examples checked against their reference and the
-// scatter examples checked against their worked outputs).
+// quantizedTotal, scatterTotal, bagTotal, results, playground: { presets, select(id), state(), call() } }
+// (total counts the seeds, the gatherBlockQuantized examples checked against their reference, the
+// scatter examples checked against their worked outputs, and the embeddingBag and segmentReduce
+// examples checked against their worked outputs and common/reference-bag.mjs).
 import { $, el } from './lib/dom.mjs';
 import { createPlayground } from './lib/playground.mjs';
 import { createBenchPanel } from './lib/bench-panel.mjs';
-import { quantizedCheck, scatterCheck, selfCheck } from './lib/selfcheck.mjs';
+import { bagCheck, quantizedCheck, scatterCheck, selfCheck } from './lib/selfcheck.mjs';
 import { callQuantized, quantOpts } from './lib/ops.mjs';
 import { callScatter, isScatter } from './lib/scatter-ops.mjs';
+import { callBag, isBag } from './lib/bag-ops.mjs';
 
 const DEFAULT_EXAMPLE = 'seed-17'; // OpenVINO example 5: slices with batch_dims = 1
 
@@ -35,11 +37,12 @@ async function main() {
   if (params.get('variant')) initOpts.variant = params.get('variant');
   if (params.get('threads')) initOpts.threads = Number(params.get('threads'));
 
-  const [api, seeds, ref, refQuantized] = await Promise.all([
+  const [api, seeds, ref, refQuantized, refBag] = await Promise.all([
     import('../js/index.mjs'),
     import('../common/seed-examples.mjs'),
     import('../common/reference.mjs'),
     import('../common/reference-quantized.mjs'),
+    import('../common/reference-bag.mjs'),
   ]);
   const examples = seeds.seedExamples;
   const t0 = performance.now();
@@ -72,16 +75,21 @@ async function main() {
   const seedResults = selfCheck(api, { ...ref, refGatherBlockQuantized: refQuantized.refGatherBlockQuantized }, examples);
   const quantResults = quantizedCheck(api, refQuantized, playground.presets, callQuantized, quantOpts);
   const scatterResults = scatterCheck(api, playground.presets, isScatter, callScatter);
-  const results = [...seedResults, ...quantResults, ...scatterResults];
+  const bagResults = bagCheck(api, refBag.refBagOps, playground.presets, isBag, callBag);
+  const results = [...seedResults, ...quantResults, ...scatterResults, ...bagResults];
   const passed = results.filter((r) => r.pass).length;
   const count = (rs) => `${rs.filter((r) => r.pass).length}/${rs.length}`;
   const summary = $('#summary');
   summary.textContent = `${count(seedResults)} seed examples match the documents, ${count(quantResults)} gatherBlockQuantized ` +
     `examples match common/reference-quantized.mjs bit for bit, ${count(scatterResults)} scatter examples match their ` +
-    `worked outputs (${(performance.now() - t1).toFixed(0)} ms)`;
+    `worked outputs, ${count(bagResults)} embeddingBag and segmentReduce examples match their worked outputs and ` +
+    `common/reference-bag.mjs (${(performance.now() - t1).toFixed(0)} ms)`;
   summary.className = `summary ${passed === results.length ? 'all-pass' : 'some-fail'}`;
   summary.title = results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`).join('\n');
-  Object.assign(hook, { passed, total: results.length, quantizedTotal: quantResults.length, scatterTotal: scatterResults.length, results });
+  Object.assign(hook, {
+    passed, total: results.length, quantizedTotal: quantResults.length, scatterTotal: scatterResults.length,
+    bagTotal: bagResults.length, results,
+  });
   Object.assign(document.body.dataset, { passed, total: results.length, status: 'done' });
 }
 

@@ -6,19 +6,26 @@
 //     transcribed from the documents (and, for all the gathers, against common/reference.mjs, or
 //     common/reference-quantized.mjs for gatherBlockQuantized), the scatters' against the outputs
 //     worked out by hand in web-demo/lib/scatter-examples.mjs, both the output the page computed
-//     and the numbers drawn in the output grid;
-//   - the self-check passes: every seed, every gatherBlockQuantized example bit for bit, and every
-//     scatter example;
+//     and the numbers drawn in the output grid; the fused gather-reduce's (embeddingBag,
+//     segmentReduce) against the outputs worked out by hand in web-demo/lib/bag-examples.mjs and
+//     against common/reference-bag.mjs;
+//   - the self-check passes: every seed, every gatherBlockQuantized example bit for bit, every
+//     scatter example, and every embeddingBag and segmentReduce example;
 //   - hovering an output cell marks its source and index cells, hovering a data cell its outputs;
 //     for gatherBlockQuantized also the code's scale, zero point and dequantized value, and
 //     hovering a scale marks its block;
 //   - the scatters: the updates that meet at one position carry their order (1, 2, 3; the last
 //     marked as winning with reduce 'none'), hovering a destination marks the updates that hit it
 //     and hovering an update its destination; dropped updates are drawn as such;
+//   - embeddingBag and segmentReduce: the list of bags shows each output row's table rows, weights
+//     and padding (struck out); hovering an output element lights its bag's table rows, numbered
+//     in the order they were reduced, padding marked skipped, the weights it used, and for max
+//     the element that won; editing the mode, the padding and the form of the bags recomputes;
 //   - a library error is shown inline, and goes away when the input is fixed;
 //   - the benchmark panel runs a small workload and shows numbers;
-//   - a screenshot per engine is written to build/demo-screenshot-<engine>.png, and one of a
-//     scatter to build/demo-scatter-screenshot-<engine>.png.
+//   - a screenshot per engine is written to build/demo-screenshot-<engine>.png, one of a scatter
+//     to build/demo-scatter-screenshot-<engine>.png and one of an embeddingBag to
+//     build/demo-bag-screenshot-<engine>.png.
 //
 //   node --test tests/browsers/demo.test.mjs           (BROWSERS=webkit to run some engines)
 //
@@ -32,6 +39,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { seedExamples } from '../../common/seed-examples.mjs';
 import { SCATTER_EXAMPLES } from '../../web-demo/lib/scatter-examples.mjs';
+import { BAG_EXAMPLES } from '../../web-demo/lib/bag-examples.mjs';
 import { ENGINES, TIMEOUT_MS, launchEngine, openPage, pageLog, skipReason } from './engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -40,10 +48,13 @@ const screenshotOf = (engine, what = 'demo') => path.join(ROOT, 'build', `${what
 // One line for the closing note: what the demo ran on, and its self-check.
 const demoSummary = (engine, isolated, state) => `${engine.name}, ${isolated ? 'isolated' : 'not isolated'}, demo: ` +
   `${state.info.variant}, ${state.info.threads} thread(s); self-check ${state.passed}/${state.total} ` +
-  `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized, ${state.scatterTotal} scatters)`;
+  `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized, ${state.scatterTotal} scatters, ` +
+  `${state.bagTotal} embeddingBag / segmentReduce)`;
 
 // Numbers as the grid draws them (web-demo/lib/dom.mjs fmtNum, for the integer-valued seeds).
 const drawn = (v) => (Object.is(v, -0) ? '-0' : String(v));
+// NaN as the page's values come back: WebKit's WebDriver sends JSON, where a NaN is null.
+const nans = (t) => t && { ...t, data: t.data.map((v) => (v === null || Number.isNaN(v) ? 'NaN' : v)) };
 
 for (const engine of ENGINES) {
   const skip = skipReason(engine);
@@ -74,6 +85,7 @@ for (const engine of ENGINES) {
         total: window.__wasmGatherDemo.total,
         quantizedTotal: window.__wasmGatherDemo.quantizedTotal,
         scatterTotal: window.__wasmGatherDemo.scatterTotal,
+        bagTotal: window.__wasmGatherDemo.bagTotal,
         failures: window.__wasmGatherDemo.results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`),
         presets: window.__wasmGatherDemo.playground.presets,
       }));
@@ -86,7 +98,10 @@ for (const engine of ENGINES) {
       // Every scatter example against the output worked out by hand.
       assert.equal(state.scatterTotal, SCATTER_EXAMPLES.length);
       assert.deepEqual(state.presets.filter((id) => id.startsWith('scatter-')), SCATTER_EXAMPLES.map((_, i) => `scatter-${i}`));
-      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal);
+      // Every embeddingBag and segmentReduce example against its worked output and common/reference-bag.mjs.
+      assert.equal(state.bagTotal, BAG_EXAMPLES.length);
+      assert.deepEqual(state.presets.filter((id) => id.startsWith('bag-')), BAG_EXAMPLES.map((_, i) => `bag-${i}`));
+      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal + state.bagTotal);
       assert.equal(state.passed, state.total);
       // The build and threads this engine runs on this page (init() with no options: threads by
       // default where they run, on as many cores as there are, up to 4), and the page says so.
@@ -102,8 +117,9 @@ for (const engine of ENGINES) {
 
     /**
      * Picks preset `id` in the Example select; returns the page's output, its reference (none for
-     * the scatters: their examples hold their outputs), the grid and (gatherBlockQuantized, whose
-     * float16 / bfloat16 output is bits) the text each output cell must show.
+     * the scatters: their examples hold their outputs; common/reference-bag.mjs's for the fused
+     * gather-reduce), the grid and (gatherBlockQuantized, whose float16 / bfloat16 output is bits,
+     * and the fused gather-reduce, whose outputs have fractions) the text each output cell must show.
      */
     async function pick(page, id) {
       await page.select('#example', id);
@@ -111,12 +127,19 @@ for (const engine of ENGINES) {
         const { refOps } = await import('/common/reference.mjs');
         const { caller } = await import('/common/op-caller.mjs');
         const { isScatter } = await import('/web-demo/lib/scatter-ops.mjs');
+        const { callBag, isBag } = await import('/web-demo/lib/bag-ops.mjs');
         const hook = window.__wasmGatherDemo.playground;
         const { op, data, indices, attrs, scales, zeroPoints } = hook.call();
         let r = null;
         let shown = null;
         if (isScatter(op)) {
           // compared with lib/scatter-examples.mjs by the test
+        } else if (isBag(op)) {
+          const { refBagOps } = await import('/common/reference-bag.mjs');
+          const { fmtNum } = await import('/web-demo/lib/dom.mjs');
+          r = callBag(refBagOps, hook.call());
+          if (r.maxIndices) r.maxIndices = { data: Array.from(r.maxIndices.data, Number), shape: r.maxIndices.shape };
+          shown = Array.from(hook.state().output.data, fmtNum);
         } else if (op === 'gatherBlockQuantized') {
           const q = await import('/common/reference-quantized.mjs');
           const { quantOpts } = await import('/web-demo/lib/ops.mjs');
@@ -132,7 +155,7 @@ for (const engine of ENGINES) {
         return {
           ...hook.state(),
           op,
-          reference: r && { data: Array.from(r.data, Number), shape: Array.from(r.shape) },
+          reference: r && { data: Array.from(r.data, Number), shape: Array.from(r.shape), ...(r.maxIndices ? { maxIndices: r.maxIndices } : {}) },
           shown,
           cells,
           playgroundState: document.querySelector('#playground').dataset.state,
@@ -153,13 +176,20 @@ for (const engine of ENGINES) {
           const r = await pick(page, id);
           const ex = id.startsWith('seed-') ? seedExamples[Number(id.slice(5))] : null;
           const sc = id.startsWith('scatter-') ? SCATTER_EXAMPLES[Number(id.slice(8))] : null;
-          const what = ex ? `${id} (${ex.title})` : sc ? `${id} (${sc.title})` : id;
+          const bg = id.startsWith('bag-') ? BAG_EXAMPLES[Number(id.slice(4))] : null;
+          const what = ex ? `${id} (${ex.title})` : sc ? `${id} (${sc.title})` : bg ? `${id} (${bg.title})` : id;
           assert.equal(r.error, null, `${what}: ${r.error}`);
           assert.equal(r.playgroundState, 'ok', what);
           assert.equal(r.presetId, id);
           if (sc) {
             assert.equal(r.op, sc.op, what);
             assert.deepEqual(r.output, sc.expected, `${what}: vs the output worked out by hand`);
+          } else if (bg) {
+            assert.equal(r.op, bg.op, what);
+            assert.deepEqual(nans(r.output), nans(bg.expected), `${what}: vs the output worked out by hand`);
+            assert.deepEqual(r.maxIndices, bg.expectedMaxIndices ?? null, `${what}: maxIndices vs the rows worked out by hand`);
+            assert.deepEqual(nans(r.output), nans({ data: r.reference.data, shape: r.reference.shape }), `${what}: vs common/reference-bag.mjs`);
+            if (r.reference.maxIndices) assert.deepEqual(r.maxIndices, r.reference.maxIndices, `${what}: maxIndices vs common/reference-bag.mjs`);
           } else {
             assert.deepEqual(r.output.shape, r.reference.shape, `${what}: shape vs reference`);
             assert.deepEqual(r.output.data, r.reference.data, `${what}: values vs common/reference.mjs`);
@@ -335,6 +365,92 @@ for (const engine of ENGINES) {
         fs.mkdirSync(path.dirname(screenshotOf(engine)), { recursive: true });
         await page.screenshot(screenshotOf(engine, 'demo-scatter'));
 
+        // The fused gather-reduce: embeddingBag, torch's padding example (table arange(1, 31) as
+        // [10, 3], indices [2, 2, 2, 2, 4, 3, 2, 9], offsets [0, 4], paddingIdx 2, 'sum'). The list
+        // of bags shows each output row's table rows, the 2s struck out as padding.
+        const bagsShown = () => page.evaluate(() => [...document.querySelectorAll('#picture .bag-row')].map((row) =>
+          [...row.querySelectorAll('.cell')].map((c) => `${c.textContent}${c.classList.contains('skipped') ? ' skipped' : ''}`)
+            .concat([...row.querySelectorAll('.bag-note')].map((n) => n.textContent))));
+        // The cells a hover numbered, in page order: role:flat:order, ✗ for padding, ✓ for max's winner.
+        const numbered = () => page.evaluate(() => [...document.querySelectorAll('#picture .cell[data-order], #picture .cell.won')]
+          .map((c) => `${c.dataset.role}:${c.dataset.flat}:${c.dataset.order ?? ''}${c.classList.contains('skip-mark') ? '✗' : ''}${c.classList.contains('won') ? '✓' : ''}`));
+        const lit = (role, cls) => page.evaluate(([r, k]) => [...document.querySelectorAll(`#picture .cell.${k}[data-role=${r}]`)]
+          .map((c) => Number(c.dataset.flat)), [role, cls]);
+        let bag = await pick(page, 'bag-1');
+        assert.deepEqual(bag.output, { data: [0, 0, 0, 51, 54, 57], shape: [2, 3] });
+        assert.equal(await text(page, '#call'), "embeddingBag(weight, indices, { mode: 'sum', offsets: [0, 4], paddingIdx: 2 })");
+        assert.match(await text(page, '#example-note'), /From PyTorch torch\.nn\.functional\.embedding_bag: ✓ matches the output worked out by hand/);
+        assert.deepEqual(await bagsShown(), [
+          ['2 skipped', '2 skipped', '2 skipped', '2 skipped', 'only padding: zeros'],
+          ['4', '3', '2 skipped', '9'],
+        ]);
+        assert.equal(await count(page, '#picture .cell.zeroed[data-role=out]'), 3); // bag 0: zeros
+        // Hovering output[1, 0] lights rows 4, 3, 2 and 9 of the table, in that order, the 2 skipped.
+        h = await hover('out', 3);
+        assert.deepEqual([h.hlData, h.hlIndices, h.hlBags, h.hlSegments, h.hlOut], ['4', '4', '4', '1', '1'], JSON.stringify(h));
+        assert.deepEqual(await numbered(), ['data:6:3✗', 'data:9:2', 'data:12:1', 'data:27:4', 'indices:4:1', 'indices:5:2',
+          'indices:6:3✗', 'indices:7:4', 'bags:4:1', 'bags:5:2', 'bags:6:3✗', 'bags:7:4']);
+        assert.deepEqual(await lit('data', 'unit'), [6, 7, 8, 9, 10, 11, 12, 13, 14, 27, 28, 29]); // the rows, whole
+        assert.equal(h.info, 'output[1, 0] = 51 ← bag 1 (offsets[1] = 4: indices[4..8)): 1. weight[4, 0] = 13 (indices[4] = 4), ' +
+          '2. weight[3, 0] = 10 (indices[5] = 3), 3. indices[6] = 2: padding, skipped, 4. weight[9, 0] = 28 (indices[7] = 9): sum');
+        h = await hover('data', 12); // weight[4, 0]: in bag 1 only
+        assert.equal(h.info, 'weight[4, 0] = 13 → output[1, 0] (entry 1 of bag 1)');
+        assert.deepEqual(await lit('out', 'hl'), [3]);
+        h = await hover('indices', 6);
+        assert.equal(h.info, 'indices[6] = 2: entry 3 of bag 1, padding (paddingIdx 2), skipped');
+        // Editing: mode 'mean' leaves the padding out of the count; a paddingIdx out of range is the
+        // library's RangeError; -8 counts from the end (row 2 again); the same bags as segment ids.
+        await page.select('#bag-mode', 'mean');
+        await playgroundIs(page, 'ok');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.playground.state())).output.data, [0, 0, 0, 17, 18, 19]);
+        await page.fill('#bag-padding', '12');
+        await playgroundIs(page, 'error');
+        assert.match(await text(page, '#op-error'), /^RangeError embeddingBag: opts\.paddingIdx 12 is out of range for the weight's 10 rows/);
+        await page.fill('#bag-padding', '-8');
+        await playgroundIs(page, 'ok');
+        await page.select('#bag-form', 'ids');
+        await page.fill('#bag-segments', '0, 0, 0, 0, 1, 1, 1, 1');
+        await playgroundIs(page, 'ok');
+        assert.equal(await text(page, '#call'), "embeddingBag(weight, indices, { mode: 'mean', segmentIds: [0, 0, 0, 0, 1, 1, 1, 1], paddingIdx: -8 })");
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.playground.state())).output.data, [0, 0, 0, 17, 18, 19]);
+        h = await hover('out', 4);
+        assert.deepEqual(await numbered(), ['data:7:3✗', 'data:10:2', 'data:13:1', 'data:28:4', 'indices:4:1', 'indices:5:2',
+          'indices:6:3✗', 'indices:7:4', 'bags:4:1', 'bags:5:2', 'bags:6:3✗', 'bags:7:4']);
+        assert.match(h.info, /: sum \/ 3$/);
+        // Per-sample weights (and includeLastOffset, and padding): each entry shows its weight.
+        bag = await pick(page, 'bag-8');
+        assert.deepEqual(await bagsShown(), [['0×0.5', '2×2', '3×4 skipped'], ['1×1', '2×-1']]);
+        h = await hover('out', 0);
+        assert.deepEqual([h.hlWeights, h.hlSegments], ['3', '2'], JSON.stringify(h));
+        assert.deepEqual((await numbered()).filter((m) => m.startsWith('weights')), ['weights:0:1', 'weights:1:2', 'weights:2:3✗']);
+        assert.equal(h.info, 'output[0, 0] = 10.5 ← bag 0 (offsets[0] = 0: indices[0..3)): 1. 0.5 × weight[0, 0] = 1 (indices[0] = 0), ' +
+          '2. 2 × weight[2, 0] = 5 (indices[1] = 2), 3. indices[2] = 3: padding, skipped: weighted sum');
+        // max with returnIndices: the maxIndices grid, and the element that won ringed.
+        bag = await pick(page, 'bag-7');
+        assert.equal(await count(page, '#picture .cell[data-role=maxidx]'), 6);
+        h = await hover('out', 1); // max(9, 2, 8) = 9, from row 0 (entry 1)
+        assert.deepEqual(await lit('data', 'won'), [1]);
+        assert.match(h.info, /^output\[0, 1\] = 9 ← bag 0 \(indices\[0, :\]\): .*: max, from entry 1$/);
+        assert.equal(h.hlMaxidx, '1');
+        // segmentReduce: torch's max over lengths [2, 1]; output[0, 1] = max(2, 6).
+        await pick(page, 'bag-10');
+        h = await hover('out', 1);
+        assert.deepEqual(await numbered(), ['data:1:1', 'data:5:2✓', 'bags:0:1', 'bags:1:2']);
+        assert.equal(h.info, 'output[0, 1] = 6 ← segment 0 (lengths[0] = 2): 1. data[0, 1] = 2, 2. data[1, 1] = 6: max, from entry 2');
+        // Along axis 1 from initial 0.5, with an empty segment that keeps it.
+        await pick(page, 'bag-15');
+        assert.deepEqual(await bagsShown(), [['0', '1', 'from initial 0.5'], ['empty: initial 0.5'], ['2', '3', '4', 'from initial 0.5']]);
+        h = await hover('out', 5);
+        assert.deepEqual(await numbered(), ['data:7:1', 'data:8:2', 'data:9:3', 'bags:2:1', 'bags:3:2', 'bags:4:3']);
+        assert.equal(h.info, 'output[1, 2] = 27.5 ← segment 2 (offsets[2] = 2, offsets[3] = 5): initial 0.5, then ' +
+          '1. data[1, 2] = 8, 2. data[1, 3] = 9, 3. data[1, 4] = 10: sum');
+        h = await hover('out', 1);
+        assert.equal(h.info, 'output[0, 1] = 0.5 ← segment 1 is empty (offsets[1] = 2, offsets[2] = 2): initial 0.5');
+        await pick(page, 'bag-1');
+        await page.hover('#picture .cell[data-role=out][data-flat="3"]');
+        fs.mkdirSync(path.dirname(screenshotOf(engine)), { recursive: true });
+        await page.screenshot(screenshotOf(engine, 'demo-bag'));
+
         // 'zero' starter: the out-of-range tuple's output row is drawn as zeroed.
         const zeroId = 'starter-4';
         await pick(page, zeroId);
@@ -396,6 +512,9 @@ for (const engine of ENGINES) {
         const sc = await pick(page, 'scatter-14'); // the circular KV-cache write
         assert.equal(sc.error, null);
         assert.deepEqual(sc.output, SCATTER_EXAMPLES[14].expected);
+        const bag = await pick(page, 'bag-6'); // tf.nn.embedding_lookup_sparse's weighted mean
+        assert.equal(bag.error, null);
+        assert.deepEqual(bag.output, BAG_EXAMPLES[6].expected);
         const log = await pageLog(page, server);
         assert.deepEqual(log.problems, [], 'page errors, console errors or failed requests');
         assert.deepEqual(log.warnings, []);

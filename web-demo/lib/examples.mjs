@@ -1,17 +1,23 @@
 // The examples the editor can load: every seed example of the specifications
 // (common/seed-examples.mjs, grouped by op), a few starters for what the seeds do not show
-// (they have no tf.gather example, nor out-of-range modes, nor block-quantized tables), and the
-// scatters' examples (lib/scatter-examples.mjs). A preset is
-//   { id, op, title, source, seed: the seed example or null, url?, expected?,
+// (they have no tf.gather example, nor out-of-range modes, nor block-quantized tables), the
+// scatters' examples (lib/scatter-examples.mjs) and the fused gather-reduce's
+// (lib/bag-examples.mjs). A preset is
+//   { id, op, title, source, seed: the seed example or null, url?, expected?, byHand?,
 //     load(): { data, indices, attrs, scales?, zeroPoints?, updates? } }
 // where load() may build large tensors (the shape-only seeds), so it runs only when chosen.
 // gatherBlockQuantized's presets also give its scales ({ data, shape }: a Float32Array, or
 // float16 / bfloat16 bits as attrs.scaleType says) and zero points (or null); the scatters' their
 // updates (scatter's src as a value: a rank-0 tensor), their document's url and the output worked
-// out by hand (expected).
+// out by hand (expected); embeddingBag's and segmentReduce's their bags and reduction as
+// attrs.bag (lib/bag-ops.mjs), segmentReduce's indices null, and for max with returnIndices the
+// rows worked out by hand (expectedMaxIndices); byHand: from a document that prints no output for
+// these values (its table is random, or it gives a formula), so the output was worked out by hand.
 import { opNamed } from '../../js/ops/index.mjs';
 import { encodeScales } from './quantized.mjs';
 import { SCATTER_EXAMPLES } from './scatter-examples.mjs';
+import { BAG_EXAMPLES } from './bag-examples.mjs';
+import { bagAttrs } from './bag-ops.mjs';
 import { REDUCE_ALIASES } from './scatter-ops.mjs';
 
 const I32 = Int32Array;
@@ -20,12 +26,14 @@ const F32 = Float32Array;
 const t = (Type, values, shape) => ({ data: Type.from(values), shape });
 const iota = (n, from = 1) => Array.from({ length: n }, (_, i) => i + from);
 
-export const OPS = ['gather', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterND', 'indexReduce', 'tensorScatter'];
+export const OPS = ['gather', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterND', 'indexReduce', 'tensorScatter',
+  'embeddingBag', 'segmentReduce'];
 export const OP_LABEL = {
   gather: 'gather (torch.gather)', gatherND: 'gatherND (tf.gather_nd)', take: 'take (tf.gather)',
   gatherBlockQuantized: 'gatherBlockQuantized (com.microsoft.GatherBlockQuantized)',
   scatter: 'scatter (torch.scatter, scatter_reduce)', scatterND: 'scatterND (ONNX ScatterND)',
   indexReduce: 'indexReduce (torch.index_add, index_reduce)', tensorScatter: 'tensorScatter (ONNX TensorScatter)',
+  embeddingBag: 'embeddingBag (torch.nn.functional.embedding_bag)', segmentReduce: 'segmentReduce (torch.segment_reduce, tf.math.segment_*)',
 };
 
 /** Attributes of a call, with the defaults the editor shows (axis: `axis` when given apart). */
@@ -56,6 +64,13 @@ const copyOrNull = (x) => x && copy(x);
 function loadScatter(ex) {
   const updates = typeof ex.updates === 'number' ? { data: ex.data.data.constructor.of(ex.updates), shape: [] } : copy(ex.updates);
   return { data: copy(ex.data), indices: copyOrNull(ex.indices), updates, attrs: attrsOf(ex.opts, ex.dim, ex.axis) };
+}
+
+/** A fused gather-reduce example's call, fresh: its outOfRange and axis as the other ops', the rest as attrs.bag. */
+function loadBag(ex) {
+  const attrs = attrsOf({ outOfRange: ex.opts.outOfRange, axis: ex.opts.axis });
+  attrs.bag = bagAttrs(ex.op, ex.opts);
+  return { data: copy(ex.data), indices: copyOrNull(ex.indices), attrs };
 }
 
 // ---- block-quantized tables, built from their codes ----
@@ -145,7 +160,7 @@ const STARTERS = [
 ];
 
 
-/** All presets: seeds first (in their order), then the starters, the quantized tables and the scatters. */
+/** All presets: seeds first (in their order), then the starters, the quantized tables, the scatters and the fused gather-reduce. */
 export function presets(seedExamples) {
   const list = seedExamples.map((ex, i) => ({
     id: `seed-${i}`, op: ex.op, title: ex.title, source: ex.source, seed: ex, seedIndex: i,
@@ -173,6 +188,11 @@ export function presets(seedExamples) {
   SCATTER_EXAMPLES.forEach((ex, i) => list.push({
     id: `scatter-${i}`, op: ex.op, title: ex.title, source: ex.source, url: ex.url, seed: null, expected: ex.expected,
     load: () => loadScatter(ex),
+  }));
+  // ids bag-<n> for embeddingBag's and segmentReduce's, in the order of lib/bag-examples.mjs
+  BAG_EXAMPLES.forEach((ex, i) => list.push({
+    id: `bag-${i}`, op: ex.op, title: ex.title, source: ex.source, url: ex.url, byHand: ex.byHand ?? false, seed: null,
+    expected: ex.expected, expectedMaxIndices: ex.expectedMaxIndices, load: () => loadBag(ex),
   }));
   return list;
 }

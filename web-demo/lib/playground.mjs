@@ -4,7 +4,9 @@
 // zero points, and its table is drawn as codes, zero points, scales and dequantized values
 // (lib/quantized.mjs), the rows it gathered coloured like the rest. The scatters also have
 // updates, and their picture shows where each update landed and in which order
-// (lib/scatter-view.mjs).
+// (lib/scatter-view.mjs). embeddingBag and segmentReduce have their bags (segments) and how each is
+// reduced (lib/bag-editor.mjs), and their picture shows which rows each output row reduced, in
+// order, with their weights and padding (lib/bag-view.mjs, lib/segment-view.mjs).
 import { numel, unravel } from '../../common/shape.mjs';
 import { $, el, fmtNum, fmtShape, unitHue } from './dom.mjs';
 import { DATA_TYPES, INDEX_TYPES, ParseError, dtypeName, formatNested, parseShape, parseValues } from './parse.mjs';
@@ -18,16 +20,21 @@ import { SCALE_TYPES, decodeScales, encodeScales, quantPicture, scaleTypeOf } fr
 import { REDUCES, callScatter, isScatter, scatterText } from './scatter-ops.mjs';
 import { scatterMap } from './scatter-map.mjs';
 import { scatterView } from './scatter-view.mjs';
+import { bagText, callBag, isBag } from './bag-ops.mjs';
+import { createBagEditor } from './bag-editor.mjs';
+import { bagMap } from './bag-map.mjs';
+import { bagView } from './bag-view.mjs';
 
 const EDITABLE_MAX = 20000;     // tensors with more values are shown as a summary, not as text
 const RESIDENT_ABOVE = 1 << 20; // fixed (preset) data tensors larger than this are uploaded once
 const QUANT_COLS = 32;          // gatherBlockQuantized's grids show this many columns (two blocks of 16)
 const REDUCING = ['scatter', 'scatterND', 'indexReduce'];
 const ATTR_OPS = { // which op has which
-  dim: ['gather', 'scatter'], axis: ['take', 'indexReduce', 'tensorScatter'], batchDims: ['take', 'gatherND'],
+  dim: ['gather', 'scatter'], axis: ['take', 'indexReduce', 'tensorScatter', 'segmentReduce'], batchDims: ['take', 'gatherND'],
   bits: [QUANTIZED], blockSize: [QUANTIZED], gatherAxis: [QUANTIZED], quantizeAxis: [QUANTIZED], quantType: [QUANTIZED],
   reduce: REDUCING, includeSelf: REDUCING, mode: ['tensorScatter'],
-  outOfRange: OPS.filter((op) => op !== 'tensorScatter'), // its write indices have no policy
+  // tensorScatter's write indices have no policy; segmentReduce has no indices
+  outOfRange: OPS.filter((op) => op !== 'tensorScatter' && op !== 'segmentReduce'),
 };
 // outOfRange's choices: the gathers zero what is out of range, the scatters drop it.
 const OUT_OF_RANGE = { gathers: ['error', 'zero', 'clamp'], scatters: ['error', 'drop', 'clamp'] };
@@ -58,6 +65,7 @@ export function createPlayground(api, seedExamples) {
   let edited = false;
 
   fillSelects();
+  const bagEditor = createBagEditor(schedule);
   for (const input of Object.values(f)) {
     if (input === f.example) continue;
     input.addEventListener('input', schedule);
@@ -148,6 +156,10 @@ export function createPlayground(api, seedExamples) {
     setTensor('indices', indices);
     setTensor('updates', updates ?? null);
     setQuantTensors(scales, zeroPoints, attrs.scaleType);
+    if (attrs.bag) {
+      bagEditor.sync(p.op);
+      bagEditor.set(attrs.bag);
+    }
     for (const k of ['dim', 'axis', 'batchDims', 'outOfRange', 'quantType', 'bits', 'blockSize', 'gatherAxis', 'quantizeAxis', 'reduce', 'mode']) {
       f[k].value = attrs[k];
     }
@@ -179,8 +191,9 @@ export function createPlayground(api, seedExamples) {
       data: parseValues('data', f.dataValues.value, DATA_TYPES[f.dataType.value]),
       shape: parseShape('data shape', f.dataShape.value),
     };
-    // tensorScatter's writeIndices may be left out: an empty field
-    const absent = op === 'tensorScatter' && !fixed.indices && f.indValues.value.trim() === '' && f.indShape.value.trim() === '';
+    // tensorScatter's writeIndices may be left out: an empty field; segmentReduce has none
+    const absent = op === 'segmentReduce'
+      || (op === 'tensorScatter' && !fixed.indices && f.indValues.value.trim() === '' && f.indShape.value.trim() === '');
     const indices = absent ? null : fixed.indices ?? {
       data: parseValues('indices', f.indValues.value, INDEX_TYPES[f.indType.value]),
       shape: parseShape('indices shape', f.indShape.value),
@@ -191,6 +204,7 @@ export function createPlayground(api, seedExamples) {
       dim: own('dim'), axis: own('axis'), batchDims: own('batchDims'),
       outOfRange: f.outOfRange.value,
     };
+    if (isBag(op)) return { op, data, indices, attrs: { ...attrs, bag: bagEditor.read() } };
     if (isScatter(op)) {
       Object.assign(attrs, { reduce: f.reduce.value, includeSelf: f.includeSelf.value === 'true', mode: f.mode.value });
       const updates = fixed.updates ?? {
@@ -232,7 +246,8 @@ export function createPlayground(api, seedExamples) {
     for (const [name, ops] of Object.entries(ATTR_OPS)) f[name].closest('.attr').hidden = !ops.includes(op);
     for (const x of document.querySelectorAll('#playground [data-op]')) x.hidden = !x.dataset.op.split(' ').includes(op);
     $('#data-label').textContent = NAMES[op].data;
-    $('#indices-label').textContent = NAMES[op].indices;
+    $('#indices-label').textContent = NAMES[op].indices ?? '';
+    if (isBag(op)) bagEditor.sync(op);
     $('#updates-label').textContent = NAMES[op].updates ?? '';
     let call;
     lastCall = null;
@@ -241,13 +256,22 @@ export function createPlayground(api, seedExamples) {
     } catch (err) {
       return show({ error: err });
     }
-    view.call.textContent = isScatter(op) ? scatterText(call) : callText(op, call.attrs, call.zeroPoints);
+    view.call.textContent = isScatter(op) ? scatterText(call) : isBag(op) ? bagText(call) : callText(op, call.attrs, call.zeroPoints);
     let output;
     try {
       output = op === QUANTIZED ? callQuantized(api, call) : isScatter(op) ? callScatter(api, call)
-        : callOp(api, op, dataArg(call.data), call.indices, call.attrs);
+        : isBag(op) ? callBag(api, call) : callOp(api, op, dataArg(call.data), call.indices, call.attrs);
     } catch (err) {
       return show({ error: err, call });
+    }
+    if (isBag(op)) {
+      let bag;
+      try {
+        bag = bagView(call, output, bagMap(api, call, output), NAMES[op]);
+      } catch (err) { // the call was accepted, so this is the page's own failure: say so
+        return show({ error: err, call });
+      }
+      return show({ call, output, bag });
     }
     if (isScatter(op)) {
       let scatter;
@@ -300,7 +324,7 @@ export function createPlayground(api, seedExamples) {
     ].filter(Boolean);
   }
 
-  function show({ error, call, output, prov, quant, scatter }) {
+  function show({ error, call, output, prov, quant, scatter, bag }) {
     current = { ...current, output: output ?? null, error: error ? `${error.name}: ${error.message}` : null };
     view.error.hidden = !error;
     view.error.replaceChildren(...(error ? [el('strong', {}, error.name), ' ', error.message] : []));
@@ -308,10 +332,11 @@ export function createPlayground(api, seedExamples) {
     note(output, error);
     view.info.textContent = error ? '' : 'Hover (or focus) a cell to see where it came from.';
     links = null;
-    const specs = !call ? [] : scatter ? scatter.specs : gridsOf(call, output, quant);
+    const specs = !call ? [] : scatter ? scatter.specs : bag ? bag.specs : gridsOf(call, output, quant);
     const names = call && NAMES[call.op];
-    links = prov ? link(call, output, prov, names, quant) : scatter ? { scatter, paint: {} } : null;
-    const figs = specs.map((g) => ({ sign: g.sign, role: g.role, ...renderGrid({ ...g, paint: g.paint ?? links?.paint[g.role] }) }));
+    links = prov ? link(call, output, prov, names, quant) : scatter ? { scatter, paint: {} } : bag ? { bag, paint: {} } : null;
+    // (the list of bags draws itself: lib/bag-strip.mjs)
+    const figs = specs.map((g) => ({ sign: g.sign, role: g.role, ...(g.render ? g.render() : renderGrid({ ...g, paint: g.paint ?? links?.paint[g.role] })) }));
     if (links) {
       links.cells = Object.fromEntries(figs.map((g) => [g.role, g.cells]));
       links.grids = Object.fromEntries(specs.map((g) => [g.role, g]));
@@ -327,10 +352,12 @@ export function createPlayground(api, seedExamples) {
     // float16 / bfloat16 outputs are Uint16Arrays of bits: their values, then the bits.
     const shown = quant && quant.scaleType !== 'float32' ? decodeScales(output.data, quant.scaleType) : output?.data;
     const type = quant && quant.scaleType !== 'float32' ? `${quant.scaleType} (a Uint16Array of its bits)` : output && dtypeName(output.data);
+    const maxIndices = output?.maxIndices;
     view.outText.textContent = !output ? ''
       : n > 2000 ? `${type} ${fmtShape(output.shape)}: ${n.toLocaleString('en')} values (see the picture)`
       : `${type} ${fmtShape(output.shape)}\n${formatNested(shown, output.shape)}` +
-        (shown !== output.data ? `\n\nbits:\n${formatNested(output.data, output.shape)}` : '');
+        (shown !== output.data ? `\n\nbits:\n${formatNested(output.data, output.shape)}` : '') +
+        (maxIndices ? `\n\nmaxIndices: int32 ${fmtShape(maxIndices.shape)}\n${formatNested(maxIndices.data, maxIndices.shape)}` : '');
   }
 
   /** Under the example picker: where it is from, and whether the output is the documented one. */
@@ -352,7 +379,7 @@ export function createPlayground(api, seedExamples) {
     }
     const problem = error ? 'the call failed' : compare(output, exp);
     const what = !exp.data ? `the documented shape ${fmtShape(exp.shape)} (values checked against common/reference.mjs on load)`
-      : preset.seed || url ? 'the documented output' : 'the output worked out by hand';
+      : preset.seed || (url && !preset.byHand) ? 'the documented output' : 'the output worked out by hand';
     box.replaceChildren(...from, ': ', el('span', { class: problem ? 'bad' : 'good' },
       problem ? `✗ differs from ${what}: ${problem}` : `✓ matches ${what}`));
   }
@@ -403,18 +430,22 @@ export function createPlayground(api, seedExamples) {
   }
 
   let lit = [];
+  let numbered = []; // cells a bag's hover numbered (data-order), to clear
   function hover(cell) {
-    for (const c of lit) c.classList.remove('hl', 'hl-self', 'unit');
+    for (const c of lit) c.classList.remove('hl', 'hl-self', 'unit', 'won', 'skip-mark');
+    for (const c of numbered) delete c.dataset.order;
     lit = [];
+    numbered = [];
     view.picture.classList.toggle('hovering', Boolean(cell && links));
     const counts = { data: 0, indices: 0, out: 0 };
     if (!cell || !links) {
-      Object.assign(view.picture.dataset, { hlData: 0, hlIndices: 0, hlOut: 0, hlScales: 0, hlZp: 0, hlTable: 0, hlUpdates: 0 });
+      Object.assign(view.picture.dataset, { hlData: 0, hlIndices: 0, hlOut: 0, hlScales: 0, hlZp: 0, hlTable: 0, hlUpdates: 0, ...NO_BAG_MARKS });
       return;
     }
     const role = cell.dataset.role;
     const flat = Number(cell.dataset.flat);
     if (links.scatter) return hoverScatter(cell, role, flat);
+    if (links.bag) return hoverBag(cell, role, flat);
     const { prov, cells, grids, via } = links;
     let outs;
     let text;
@@ -451,7 +482,38 @@ export function createPlayground(api, seedExamples) {
     view.info.textContent = text;
     Object.assign(view.picture.dataset, {
       hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out,
-      hlScales: counts.scales ?? 0, hlZp: counts.zp ?? 0, hlTable: counts.table ?? 0, hlUpdates: 0,
+      hlScales: counts.scales ?? 0, hlZp: counts.zp ?? 0, hlTable: counts.table ?? 0, hlUpdates: 0, ...NO_BAG_MARKS,
+    });
+  }
+
+  /**
+   * A fused gather-reduce's hover: what lib/bag-view.mjs says the cell lights (its bag's rows as
+   * 'unit', the elements reduced as 'hl'), each reduced entry numbered in the order it was reduced
+   * (a row read twice carries both numbers), padding marked skipped, max's winner marked; 'hl'
+   * counted by grid.
+   */
+  function hoverBag(cell, role, flat) {
+    const { marks, text } = links.bag.hover(role, flat);
+    const counts = { data: 0, indices: 0, out: 0, weights: 0, segments: 0, bags: 0, maxidx: 0 };
+    for (const m of marks) {
+      const c = links.cells[m.role]?.get(m.flat);
+      if (!c) continue;
+      if (!lit.includes(c)) lit.push(c);
+      if (m.unit) { c.classList.add('unit'); continue; }
+      if (!c.classList.contains('hl')) { c.classList.add('hl'); counts[m.role]++; }
+      if (m.skip) c.classList.add('skip-mark');
+      if (m.won) c.classList.add('won');
+      if (m.order) {
+        c.dataset.order = c.dataset.order ? `${c.dataset.order},${m.order}` : m.order;
+        numbered.push(c);
+      }
+    }
+    cell.classList.add('hl-self');
+    if (!lit.includes(cell)) lit.push(cell);
+    view.info.textContent = text;
+    Object.assign(view.picture.dataset, {
+      hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out, hlUpdates: 0, hlScales: 0, hlZp: 0, hlTable: 0,
+      hlWeights: counts.weights, hlSegments: counts.segments, hlBags: counts.bags, hlMaxidx: counts.maxidx,
     });
   }
 
@@ -467,6 +529,7 @@ export function createPlayground(api, seedExamples) {
     view.info.textContent = text;
     Object.assign(view.picture.dataset, {
       hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out, hlUpdates: counts.updates, hlScales: 0, hlZp: 0, hlTable: 0,
+      ...NO_BAG_MARKS,
     });
   }
 
@@ -480,6 +543,9 @@ export function createPlayground(api, seedExamples) {
       presetId: current.presetId,
       error: current.error,
       output: current.output && { data: Array.from(current.output.data, Number), shape: current.output.shape.slice() },
+      // embeddingBag's with returnIndices
+      maxIndices: current.output?.maxIndices
+        ? { data: Array.from(current.output.maxIndices.data, Number), shape: current.output.maxIndices.shape.slice() } : null,
     }),
   };
 }
@@ -489,6 +555,9 @@ export function createPlayground(api, seedExamples) {
 function formatValues(t) {
   return t.data.length === numel(t.shape) ? formatNested(t.data, t.shape) : formatNested(t.data, [t.data.length]);
 }
+
+// The hover counts only a fused gather-reduce's picture has.
+const NO_BAG_MARKS = { hlWeights: 0, hlSegments: 0, hlBags: 0, hlMaxidx: 0 };
 
 function push(map, k, v) {
   const a = map.get(k);

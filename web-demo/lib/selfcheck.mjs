@@ -1,8 +1,10 @@
 // Runs every seed example through the library on load and compares with the documented
 // output (shape-only examples: with common/reference.mjs), every gatherBlockQuantized
-// example bit for bit with common/reference-quantized.mjs, and every scatter example with the
-// output worked out by hand in lib/scatter-examples.mjs. The result is the badge in the
-// header; it is also what tests/browsers/demo.test.mjs reads.
+// example bit for bit with common/reference-quantized.mjs, every scatter example with the
+// output worked out by hand in lib/scatter-examples.mjs, and every embeddingBag and segmentReduce
+// example with the output worked out by hand in lib/bag-examples.mjs and with
+// common/reference-bag.mjs. The result is the badge in the header; it is also what
+// tests/browsers/demo.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape) && x.data !== undefined;
@@ -79,6 +81,33 @@ export function scatterCheck(api, presets, isScatter, callScatter) {
       const Type = call.data.data.constructor;
       problem = out.data instanceof Type ? compare(out, p.expected) : `a ${out.data?.constructor.name}, the data a ${Type.name}`;
       if (problem) problem = `differs from the worked output: ${problem}`;
+    } catch (err) {
+      problem = `threw ${err?.name}: ${err?.message}`;
+    }
+    return { title: p.title, source: p.source, op: p.op, pass: !problem, problem };
+  });
+}
+
+/**
+ * [{ title, source, op, pass, problem }] for every embeddingBag and segmentReduce preset
+ * (lib/bag-examples.mjs): the library's output, of the data's array type, against the output
+ * worked out by hand (and maxIndices against the rows worked out by hand), and both against
+ * common/reference-bag.mjs's, value for value.
+ */
+export function bagCheck(api, refBag, presets, isBag, callBag) {
+  return presets.filter((p) => isBag(p.op)).map((p) => {
+    let problem = null;
+    try {
+      const call = { op: p.op, ...p.load() };
+      const out = callBag(api, call);
+      const r = callBag(refBag, call);
+      const Type = call.data.data.constructor;
+      problem = !(out.data instanceof Type) ? `a ${out.data?.constructor.name}, the data a ${Type.name}`
+        : compare(out, p.expected) ?? (p.expectedMaxIndices && compare(out.maxIndices, p.expectedMaxIndices));
+      if (problem) problem = `differs from the worked output: ${problem}`;
+      const vsRef = problem ? null : compare(out, { data: r.data, shape: r.shape })
+        ?? (r.maxIndices && compare(out.maxIndices, { data: r.maxIndices.data, shape: r.maxIndices.shape }));
+      if (vsRef) problem = `differs from common/reference-bag.mjs: ${vsRef}`;
     } catch (err) {
       problem = `threw ${err?.name}: ${err?.message}`;
     }
