@@ -169,7 +169,7 @@ export function embeddingBag(weight, indices, opts = {}) {
 export function segmentReduce(data, opts = {}) {
   const reduce = opts.reduce;
   if (!REDUCTIONS.includes(reduce)) throw new RangeError(`segmentReduce: reduce must be one of ${REDUCTIONS.join(', ')}`);
-  const axis = opts.axis ?? 0;
+  const rank = data.shape.length, axis = ((opts.axis ?? 0) + rank) % rank; // from the end when negative
   const shape = data.shape, outer = numel(shape.slice(0, axis)), n = shape[axis], inner = numel(shape.slice(axis + 1));
   let starts;
   if (opts.lengths) {
