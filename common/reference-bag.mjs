@@ -15,9 +15,11 @@
 // 'max'. opts.paddingIdx: entries equal to it are skipped and not counted; opts.returnIndices
 // with 'max': also maxIndices, the row each element's maximum came from. An empty bag gives
 // zeros. In the order of its entries:
-//   - float32: each element summed in float32; with weights, a fused multiply-add
-//     (acc = w * x + acc, rounded once: fbgemm's kernel), except with paddingIdx, where torch
-//     takes its own loop: w * x rounded, then added;
+//   - float32: each element summed in float32; with weights and 'sum' (torch's only weighted
+//     mode), a fused multiply-add (acc = w * x + acc, rounded once: fbgemm's kernel), except with
+//     paddingIdx, where torch takes its own loop: w * x rounded, then added; with 'mean' and
+//     'sqrtn' (TensorFlow's combiners: the rows gathered, multiplied by their weights, then
+//     segment-summed), w * x rounded, then added, and the weights' squares likewise;
 //   - float64: summed in float64, a weighted entry as w * x, then added (two roundings);
 //   - float16 (opts.dtype 'float16' over a Uint16Array of bits): summed in float32 and rounded
 //     to float16 at the end; a mean is that sum rounded to float16, divided by the count in
@@ -123,7 +125,7 @@ export function embeddingBag(weight, indices, opts = {}) {
   if (opts.paddingIdx !== undefined && !(padding >= 0 && padding < rows)) throw new RangeError('embeddingBag: paddingIdx is out of range');
   const f32 = dtype !== 'float64'; // float16 computes in float32
   const round = f32 ? Math.fround : (x) => x;
-  const fused = f32 && opts.paddingIdx === undefined;
+  const fused = f32 && opts.paddingIdx === undefined && mode === 'sum';
   const out = new Float64Array(bags.length * dim);
   const maxIndices = mode === 'max' && opts.returnIndices ? new BigInt64Array(bags.length * dim) : undefined;
   bags.forEach(([start, end], b) => {

@@ -87,8 +87,9 @@ static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) 
   t->return_indices = t->reduce == WG_REDUCE_MAX && c->attrs[WG_ATTR_return_indices];
   t->bag_max = 1;
   t->empty_zero = 1;
-  /* float32 weighted sums as fbgemm's: fused multiply-adds; torch's own loop with padding */
-  t->fused = t->weighted && t->value != WG_BAG_F64 && !t->has_padding;
+  /* float32 weighted sums as fbgemm's: fused multiply-adds; torch's own loop with padding; the
+   * weighted mean and sqrtn as TensorFlow's combiners: rows times weights, rounded, then summed */
+  t->fused = t->weighted && t->value != WG_BAG_F64 && !t->has_padding && t->reduce == WG_REDUCE_ADD;
   p->out_shape[p->out_rank++] = t->bags;
   wg_plan_append(p, shape, 1, rank);
   wg_plan_bag(p, t);
