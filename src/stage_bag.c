@@ -20,6 +20,7 @@ float wg_fma32(float a, float b, float c) {
   float r = (float)s;
   uint64_t bits;
   memcpy(&bits, &s, sizeof bits);
+  if (isnan(s)) return r; /* never a tie; and (int64_t)NaN below would be undefined */
   int tie;
   if (fabs(s) >= 0x1p-126) {
     tie = (bits & 0x1fffffffu) == 0x10000000u; /* the 29 bits below float32's last are a half */
