@@ -20,6 +20,7 @@ float wg_fma32(float a, float b, float c) {
   float r = (float)s;
   uint64_t bits;
   memcpy(&bits, &s, sizeof bits);
+  if (isnan(s)) return r; /* never a tie; and (int64_t)NaN below would be undefined */
   int tie;
   if (fabs(s) >= 0x1p-126) {
     tie = (bits & 0x1fffffffu) == 0x10000000u; /* the 29 bits below float32's last are a half */
@@ -586,6 +587,8 @@ wg_status wg_bag_segments(const wg_call* c, wg_bag_job* t, wg_error_info* err) {
         return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_COUNT, (int64_t)len, (int64_t)t->entries);
       }
       if (num < 0) return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_NEGATIVE, num, 0);
+      /* the starts' workspace, (num + 1) * sizeof(size_t) bytes, must not wrap (wasm32: from 2^30) */
+      if ((size_t)num >= SIZE_MAX / sizeof(size_t)) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_SEGMENTS, -1, num, -1);
       t->bags = (size_t)num;
     }
   }

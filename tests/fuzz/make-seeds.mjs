@@ -83,6 +83,57 @@ function sc({ vt = 'f32', reduce = 'none', noSelf = 0, circular = 0, itype = 0, 
 // (fitted: len % (L + 1) for a cache length L <= 8)
 const ts = ({ len = 0, P, ...o }) => sc({ ...o, P, rawU: [len, ...P.slice(1).map(() => 0)] });
 const dups = (n, s) => Array.from({ length: n }, (_, i) => [0, (i * 5) % s]);
+// The fused gather-reduce has a layout of its own (fuzz_ops.c, fuzz_bag):
+// byte v: value type (0 f32, 1 f64, 2 f16, 3 bf16; 6 i32 and 7 (12) refused) | reduce << 3 (the
+// op's table: embedding_bag sum, mean, max, sqrtn, 6 min and 7 INT32_MIN refused; segment_reduce
+// sum, mean, max, min, prod, 6 sqrtn and 7 none refused) | 0x40 pool | 0x80 split;
+// byte s: form (embedding_bag: 0 fixed, 1 offsets, 2 bounds, 3 ids, 6 lengths and 7 (-1) refused;
+// segment_reduce: 0 lengths, 1 bounds, 2 ids, 6 offsets and 7 fixed refused) | segments' index
+// type << 3 | how << 5 (0 valid, 4 one value broken, 5 one more or one fewer, 6 any values, 7 an
+// invalid index type);
+// byte x: index type | mode << 2 | negative << 4 (wrap, error, invalid) | 0x40 guard zones | 0x80
+// an invalid index type;
+// byte o: 1 weights (segment_reduce: initial) | 2 padding | 4 max indices | misalign << 4; 0xff no desc;
+// data rank, then embedding_bag's index rank (0: the form's; 0x80 + r: r) or segment_reduce's
+// axis, dims, the segments' count (a dim; ids: num_segments, NUM_IDS below), padding (PAD),
+// hostile, segments (made valid from a step a byte: [step(k)] k on, 0x80 and up any;
+// embedding_bag's last bound: [0xc0, step] short of the end; then how 4's position and kind:
+// 0 decreasing or the first not 0, 1 -1, 2 the type's minimum, 3 past the end, 4 past it by 2^32,
+// 5 2^64 - 2, 6 2^31, 7 one more; how 5's byte: odd one more, even one fewer), indices, weights or
+// initial, data values ([mantissa] a random one near 1; raw32(bits) those bits; [any, special(k)]
+// decode_value's edges).
+const BVT = { f32: 0, f64: 1, f16: 2, bf16: 3, i32: 6, invalid: 7 };
+const BAG_RED = { sum: 0, mean: 1, max: 2, sqrtn: 3, min: 6, int32min: 7 };
+const SEG_RED = { sum: 0, mean: 1, max: 2, min: 3, prod: 4, sqrtn: 6, none: 7 };
+const BAG_FORM = { fixed: 0, offsets: 1, bounds: 2, ids: 3, lengths: 6, invalid: 7 };
+const SEG_FORM = { lengths: 0, bounds: 1, ids: 2, offsets: 6, fixed: 7 };
+const HOW = { valid: 0, broken: 4, count: 5, any: 6, badType: 7 };
+const BROKEN = { decreasing: 0, minusOne: 1, min: 2, pastEnd: 3, pastBy2e32: 4, huge: 5, two31: 6, plusOne: 7 };
+const NUM_IDS = [0, 1, 7, 16, 64, 257, 4097, 2 ** 20, 2 ** 29 - 1, 2 ** 29, 2 ** 30 - 2, 2 ** 30 - 1, 2 ** 30, 2 ** 30 + 1,
+  2 ** 31 - 1, -1, -(2 ** 31), -2];
+const numIds = (n) => {
+  if (n >= 0 && n < 8) return n;
+  if (!NUM_IDS.includes(n)) throw new Error(`num_segments ${n} is not in fuzz_ops.c's NUM_TABLE`);
+  return 0xb0 + NUM_IDS.indexOf(n);
+};
+const PAD = { rows: 0xf0, belowRows: 0xf1, int32max: 0xf2, int32min: 0xf3 }; // else < 0x80 p % rows, 0x80 + k: -1 - k
+const step = (k) => 0x40 + k, mantissa = 0x40, any = 0x80;
+const raw32 = (u) => [0x70, u >>> 24, u >>> 16 & 255, u >>> 8 & 255, u & 255];
+const broken = (p, kind) => [p, BROKEN[kind]];
+function bag({ seg = false, vt = 'f32', reduce = 'sum', pool = 0, split = 0, form, stype = 0, how = 'valid', itype = 0, mode = 0,
+  negative = 0, guard = 0, badItype = 0, weights = 0, initial = 0, padding, maxIndices = 0, misalign = 0, noDesc = 0,
+  rank, irank, axis = 0, P, I = [], count = 0, ids, hostile = 0, idx = [], segs = [], values = [] }) {
+  const v = BVT[vt] | (seg ? SEG_RED : BAG_RED)[reduce] << 3 | pool << 6 | split << 7;
+  const s = (seg ? SEG_FORM : BAG_FORM)[form] | stype << 3 | HOW[how] << 5;
+  const x = itype | mode << 2 | negative << 4 | guard << 6 | badItype << 7;
+  const o = noDesc ? 0xff : (weights | initial) | (padding !== undefined) << 1 | maxIndices << 2 | misalign << 4;
+  const second = seg ? axis & 255 : irank === undefined ? 0 : irank > 16 ? 0xf8 : 0x80 + irank;
+  return Uint8Array.from([v, s, x, o, rank ?? P.length, second, ...P.map(dim), ...(seg ? [] : I.map(dim)),
+    ids !== undefined ? numIds(ids) : dim(count), ...(padding !== undefined ? [PAD[padding] ?? padding] : []), hostile,
+    ...segs.flat(), ...idx.flat(), ...values.flat()]);
+}
+const seg = (o) => bag({ ...o, seg: true });
+const f32s = (...xs) => xs.map((k) => [any, special(k)]); // decode_value's edges (FLOATS in fuzz_ops.c)
 // perturbation bytes: k << 3 | 0 one more dim, 1 one fewer, 2 dim k + 1, 3 dim k - 1, 4 dim k = 0,
 // 6 (zero points of uint8) the scales' unpacked shape, 7 dim k doubled
 const SEEDS = {
@@ -211,6 +262,107 @@ const SEEDS = {
     'invalid-elem-size': ts({ vt: 13, axis: 1, P: [2, 3], len: 1 }),
     'invalid-index-type': ts({ badItype: 1, axis: 1, P: [2, 3], len: 1 }),
     'empty-cache-large-batch': ts({ axis: 1, P: [4097, 0, 2], len: 0, hostile: 16 }),
+  },
+  embedding_bag: {
+    'fixed-sum-f32': bag({ form: 'fixed', P: [6, 4], I: [3, 2], idx: inRange(6) }),
+    'offsets-mean-empty-bags': bag({ form: 'offsets', reduce: 'mean', P: [5, 3], I: [7], count: 4, idx: inRange(7), segs: [step(0), step(3), step(0)] }),
+    'bounds-bad-index-past-the-last-bound-f64': bag({ vt: 'f64', form: 'bounds', hostile: 255, P: [4, 2], I: [6], count: 2, idx: [...inRange(5), [0x80]], segs: [step(2), 0xc0, step(1)] }),
+    'ids-sqrtn-weighted': bag({ form: 'ids', reduce: 'sqrtn', weights: 1, P: [8, 5], I: [9], ids: 4, segs: [0, 0, 1, 0, 1, 1, 0, 0, 0].map(step), idx: inRange(9), values: Array(49).fill(mantissa) }),
+    'weighted-sum-fma-rounding': bag({ form: 'fixed', weights: 1, P: [16, 33], I: [8, 4], idx: inRange(32), values: Array(600).fill(mantissa) }),
+    // w * x + acc rounded once: (1 + 2^-15)(1 - 2^-15) + 2^24 + 2 is just below a float32 midpoint that
+    // float64 rounds onto: 2^24 + 2, not the 2^24 + 4 of a float64 sum rounded again
+    'weighted-fma-halfway': bag({ form: 'fixed', weights: 1, P: [3, 1], I: [1, 3], idx: [[0, 0], [0, 1], [0, 2]],
+      values: [0x3f800000, 0x3f800000, 0x3f800100, 0x4b800000, 0x40000000, 0x3f7ffe00].map(raw32) }),
+    'weighted-mean-padding-unfused': bag({ form: 'offsets', reduce: 'mean', weights: 1, padding: 0, P: [5, 3], I: [9], count: 3, segs: [step(3), step(3)], idx: inRange(9), values: Array(30).fill(mantissa) }),
+    'weighted-sqrtn-padding-from-the-end-f64': bag({ vt: 'f64', form: 'ids', reduce: 'sqrtn', weights: 1, padding: 0x80, P: [4, 2], I: [6], ids: 3, segs: [0, 0, 1, 0, 1, 0].map(step), idx: [[1, 0], [0, 3], [0, 1], [1, 1], [0, 0], [0, 3]] }),
+    'max-indices-zero-rows-nan': bag({ form: 'fixed', reduce: 'max', maxIndices: 1, mode: 1, P: [3, 2], I: [2, 3], idx: [[0, 1], [0x80], [0, 2], [1, 1], [0, 0], [0x84]], values: f32s(4, 1, 0, 6, 2, 3) }),
+    'max-f16-ties-and-signed-zeros': bag({ vt: 'f16', form: 'fixed', reduce: 'max', maxIndices: 1, P: [4, 2], I: [2, 4], idx: [[0, 0], [0, 1], [0, 2], [0, 3], [0, 1], [0, 0], [0, 3], [0, 2]], values: [[any, special(1)], [any, special(0)], [any, special(0)], [any, special(1)], small(1), small(1), [any, special(4)], small(-1)] }),
+    'bf16-mean-rounding': bag({ vt: 'bf16', form: 'offsets', reduce: 'mean', P: [6, 9], I: [13], count: 3, segs: [step(4), step(4)], hostile: 8, values: Array(80).fill(mantissa) }),
+    'f16-weighted-sqrtn-pool-split': bag({ vt: 'f16', reduce: 'sqrtn', weights: 1, pool: 1, split: 1, form: 'offsets', P: [64, 65], I: [1024], count: 17 }),
+    'pool-split-fixed-f32-wide-rows': bag({ pool: 1, split: 1, form: 'fixed', P: [33, 257], I: [64, 3] }),
+    'pool-split-max-indices-f64': bag({ vt: 'f64', reduce: 'max', maxIndices: 1, pool: 1, split: 1, form: 'ids', P: [64, 33], I: [1000], ids: 64 }),
+    'clamp-negative-error-u64': bag({ form: 'fixed', itype: 3, mode: 2, negative: 1, P: [5, 3], I: [3, 3], hostile: 128 }),
+    'guarded-misaligned-i64-weights': bag({ form: 'bounds', guard: 1, misalign: 5, itype: 2, stype: 2, weights: 1, P: [6, 3], I: [8], count: 3 }),
+    'weight-inf-times-zero-row': bag({ form: 'fixed', weights: 1, mode: 1, P: [3, 2], I: [2, 2], idx: [[0x80], [0, 1], [0x84], [0, 2]], values: f32s(2, 2, 3, 2) }),
+    'bad-index-in-a-bag': bag({ form: 'offsets', hostile: 255, P: [4, 3], I: [5], count: 2, idx: [[0, 1], [0, 2], [0x80], [0, 3], [0x83]], segs: [step(2)] }),
+    'bad-index-no-bags': bag({ form: 'offsets', hostile: 255, P: [4, 3], I: [2], count: 0, idx: [[0, 1], [0x80]] }),
+    'bad-index-empty-rows': bag({ form: 'fixed', hostile: 255, P: [4, 0], I: [2, 2], idx: [[0, 1], [0x80], [0, 2], [0x81]] }),
+    'huge-bags-of-nothing': bag({ form: 'fixed', P: [4, 0], I: ['SMAX', 0] }),
+    'huge-empty-table': bag({ form: 'offsets', mode: 1, itype: 3, hostile: 255, P: ['SMAX', 0], I: [4], count: 2, idx: [[0x81], [0x8c], [0x8e], [0x85]] }),
+    'offsets-first-not-0': bag({ form: 'offsets', how: 'broken', P: [4, 2], I: [5], count: 3, segs: [step(1), step(1), broken(0, 'decreasing')] }),
+    'offsets-decreasing-u32': bag({ form: 'offsets', stype: 1, how: 'broken', P: [4, 2], I: [5], count: 3, segs: [step(2), step(1), broken(2, 'decreasing')] }),
+    'offsets-past-end-truncated-i32': bag({ form: 'offsets', how: 'broken', P: [4, 2], I: [5], count: 3, segs: [step(2), step(1), broken(1, 'pastBy2e32')] }),
+    'bounds-past-end-i64': bag({ form: 'bounds', stype: 2, how: 'broken', P: [4, 2], I: [5], count: 2, segs: [step(2), 0, broken(2, 'pastEnd')] }),
+    'bounds-none': bag({ form: 'bounds', how: 'count', P: [4, 2], I: [5], count: 0, segs: [0] }),
+    'ids-decreasing': bag({ form: 'ids', how: 'broken', P: [4, 2], I: [5], ids: 4, segs: [step(0), step(1), step(1), step(1), step(0), broken(3, 'decreasing')] }),
+    'ids-negative-i64': bag({ form: 'ids', stype: 2, how: 'broken', P: [4, 2], I: [5], ids: 4, segs: [step(0), step(1), step(0), step(1), step(0), broken(0, 'min')] }),
+    'ids-past-num-u64': bag({ form: 'ids', stype: 3, how: 'broken', P: [4, 2], I: [5], ids: 3, segs: [step(0), step(1), step(0), step(1), step(0), broken(4, 'huge')] }),
+    'ids-count': bag({ form: 'ids', how: 'count', P: [4, 2], I: [5], ids: 3, segs: [step(0), step(1), step(0), step(1), step(0), 1] }),
+    'ids-num-negative': bag({ form: 'ids', P: [4, 2], I: [0], ids: -1 }),
+    'ids-num-2e30-empty-rows': bag({ form: 'ids', P: [5, 0], I: [3], ids: 2 ** 30, idx: inRange(3) }),
+    'ids-num-int32-max-empty-rows': bag({ form: 'ids', P: [5, 0], I: [3], ids: 2 ** 31 - 1, idx: inRange(3) }),
+    'segments-any': bag({ form: 'offsets', how: 'any', itype: 2, stype: 2, P: [5, 2], I: [9], count: 5, hostile: 96 }),
+    'segments-invalid-type': bag({ form: 'offsets', how: 'badType', P: [4, 2], I: [5], count: 2 }),
+    'lengths-refused': bag({ form: 'lengths', P: [4, 2], I: [5], count: 2 }),
+    'invalid-form': bag({ form: 'invalid', P: [4, 2], I: [5], count: 2 }),
+    'fixed-with-1d-indices': bag({ form: 'fixed', irank: 1, P: [4, 2], I: [5] }),
+    'weights-with-max': bag({ form: 'fixed', reduce: 'max', weights: 1, P: [4, 2], I: [2, 2] }),
+    'padding-past-the-rows': bag({ form: 'fixed', padding: 'rows', P: [4, 2], I: [2, 2] }),
+    'padding-int32-min': bag({ form: 'fixed', padding: 'int32min', P: [4, 2], I: [2, 2] }),
+    'i32-table-refused': bag({ vt: 'i32', form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'invalid-value-type': bag({ vt: 'invalid', form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'invalid-reduce': bag({ reduce: 'int32min', form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'invalid-mode': bag({ mode: 3, form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'invalid-negative-policy': bag({ negative: 2, form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'invalid-index-type': bag({ badItype: 1, form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'no-desc': bag({ noDesc: 1, form: 'fixed', P: [4, 2], I: [2, 2] }),
+    'table-scalar': bag({ form: 'fixed', P: [], I: [2, 2] }),
+    'rank-17': bag({ form: 'fixed', rank: 0xf8, P: Array(17).fill(1), I: [1, 1] }),
+    'output-overflow': bag({ form: 'fixed', P: [0, 'SMAX'], I: [3, 0] }),
+  },
+  segment_reduce: {
+    'lengths-sum-f32': seg({ form: 'lengths', P: [6, 3], count: 3, segs: [step(2), step(0)] }),
+    'lengths-mean-empty-is-nan': seg({ form: 'lengths', reduce: 'mean', P: [5, 4], count: 3, segs: [step(0), step(5)], values: Array(20).fill(mantissa) }),
+    'bounds-max-nan-passes-f64': seg({ vt: 'f64', form: 'bounds', reduce: 'max', P: [4, 2], count: 2, segs: [step(2)], values: [[any, special(4)], small(1), small(3), [any, special(5)], [any, special(3)], small(0)] }),
+    'bounds-min-nan-passes': seg({ form: 'bounds', reduce: 'min', P: [4, 2], count: 2, segs: [step(2)], values: f32s(4, 1, 0, 6, 2, 3, 1, 0) }),
+    'ids-empty-segments-are-zero-axis-1': seg({ form: 'ids', reduce: 'min', axis: 1, P: [2, 6, 3], ids: 5, segs: [step(0), step(0), step(2), step(0), step(2), step(0)] }),
+    'prod-initial-f64': seg({ vt: 'f64', form: 'lengths', reduce: 'prod', initial: 1, P: [6], count: 3, segs: [step(3), step(0)], values: [[any, special(11)], ...Array(6).fill(mantissa)] }),
+    'prod-from-one': seg({ form: 'lengths', reduce: 'prod', axis: 1, P: [2, 5, 2], count: 3, segs: [step(2), step(0)], values: Array(20).fill(mantissa) }),
+    'mean-initial-keeps-empty': seg({ form: 'lengths', reduce: 'mean', initial: 1, P: [3, 2], count: 3, segs: [step(0), step(3)] }),
+    'max-initial-nan': seg({ form: 'bounds', reduce: 'max', initial: 1, P: [3], count: 2, segs: [step(1)], values: [[any, special(6)], small(2), small(1), small(3)] }),
+    'pool-split-lengths': seg({ pool: 1, split: 1, form: 'lengths', P: [33, 257], count: 5 }),
+    'pool-split-ids-f64-axis-minus-1': seg({ vt: 'f64', reduce: 'mean', pool: 1, split: 1, form: 'ids', axis: -1, P: [8, 1000], ids: 257 }),
+    'guarded-misaligned-i64-segments': seg({ vt: 'f64', guard: 1, misalign: 3, stype: 2, form: 'bounds', axis: 1, P: [3, 5, 2], count: 3 }),
+    'huge-axis-of-nothing': seg({ form: 'lengths', stype: 3, axis: 1, P: [0, 'SMAX'], count: 2, segs: [any] }),
+    'huge-outer-of-nothing': seg({ form: 'lengths', axis: 1, P: ['SMAX', 0], count: 0 }),
+    'lengths-short': seg({ form: 'lengths', how: 'count', P: [6], count: 3, segs: [step(2), step(1), 0] }),
+    'lengths-none': seg({ form: 'lengths', P: [6], count: 0 }),
+    'lengths-negative': seg({ form: 'lengths', how: 'broken', P: [6], count: 3, segs: [step(2), step(1), broken(1, 'minusOne')] }),
+    'lengths-overrun-u64': seg({ form: 'lengths', stype: 3, how: 'broken', P: [6], count: 3, segs: [step(2), step(1), broken(0, 'huge')] }),
+    'lengths-past-the-end-u32': seg({ form: 'lengths', stype: 1, how: 'broken', P: [6], count: 3, segs: [step(2), step(1), broken(2, 'two31')] }),
+    'bounds-short-of-the-end': seg({ form: 'bounds', how: 'count', P: [6], count: 3, segs: [step(2), step(1), 0] }),
+    'bounds-first-not-0': seg({ form: 'bounds', how: 'broken', P: [6], count: 2, segs: [step(2), broken(0, 'decreasing')] }),
+    'bounds-past-end': seg({ form: 'bounds', how: 'broken', P: [6], count: 2, segs: [step(2), broken(1, 'pastEnd')] }),
+    'bounds-none': seg({ form: 'bounds', how: 'count', P: [6], count: 0, segs: [0] }),
+    'ids-decreasing': seg({ form: 'ids', how: 'broken', P: [5], ids: 4, segs: [step(0), step(1), step(1), step(1), step(0), broken(2, 'decreasing')] }),
+    'ids-id-range': seg({ form: 'ids', how: 'broken', P: [5], ids: 4, segs: [step(0), step(1), step(1), step(1), step(0), broken(4, 'pastEnd')] }),
+    'ids-count': seg({ form: 'ids', how: 'count', P: [5], ids: 4, segs: [step(0), step(1), step(1), step(1), step(0), 1] }),
+    'ids-num-negative': seg({ form: 'ids', P: [0], ids: -2 }),
+    'ids-num-2e30-empty-rows': seg({ form: 'ids', P: [3, 0], ids: 2 ** 30 }),
+    'ids-num-int32-max-empty-rows': seg({ form: 'ids', P: [3, 0], ids: 2 ** 31 - 1 }),
+    'segments-any': seg({ form: 'lengths', how: 'any', stype: 2, P: [9, 2], count: 4, hostile: 96 }),
+    'segments-invalid-type': seg({ form: 'lengths', how: 'badType', P: [4], count: 2 }),
+    'offsets-refused': seg({ form: 'offsets', P: [4], count: 2 }),
+    'fixed-refused': seg({ form: 'fixed', P: [4] }),
+    'sqrtn-refused': seg({ reduce: 'sqrtn', form: 'lengths', P: [4], count: 2 }),
+    'none-refused': seg({ reduce: 'none', form: 'lengths', P: [4], count: 2 }),
+    'f16-refused': seg({ vt: 'f16', form: 'lengths', P: [4], count: 2 }),
+    'invalid-value-type': seg({ vt: 'invalid', form: 'lengths', P: [4], count: 2 }),
+    'axis-int32-min': seg({ axis: 0x80, form: 'lengths', P: [4], count: 2 }),
+    'axis-past-the-rank': seg({ axis: 2, form: 'lengths', P: [4, 2], count: 2 }),
+    'data-scalar': seg({ form: 'lengths', P: [], count: 1 }),
+    'rank-17': seg({ form: 'lengths', rank: 0xf8, P: Array(17).fill(1), count: 1 }),
+    'no-desc': seg({ noDesc: 1, form: 'lengths', P: [4], count: 2 }),
   },
   gather_block_quantized: {
     'uint8-4bit-rows': gbq({ P: [6, 16], I: [3], idx: inRange(3) }),
