@@ -1859,11 +1859,12 @@ static double bag_get(int32_t vt, const uint8_t* p, size_t i) {
 }
 
 /* want = embedding_bag's result (docs/fused-gather-reduce.md): each element of bag b from the bag's
- * rows in order; float32 weighted sums fused (ref_fmaf), float16 and bfloat16 in float32. */
+ * rows in order; float32 weighted sums fused (ref_fmaf; the weighted mean and sqrtn, TensorFlow's
+ * combiners, not), float16 and bfloat16 in float32. */
 static void bag_reference(const bag_call* c, const uint8_t* data, const uint8_t* weights, const size_t* starts,
                           uint8_t* want, int32_t* want_mi) {
   const int f64 = c->vt == WG_VALUE_F64, half = !f64 && c->vt != WG_VALUE_F32;
-  const int fused = c->weighted && !f64 && !c->padded;
+  const int fused = c->weighted && !f64 && !c->padded && c->reduce == WG_REDUCE_ADD;
   const size_t fixed = c->form == WG_SEGMENTS_FIXED ? c->I[1] : 0, w = VT[c->vt].width;
   for (size_t b = 0; b < c->bags; ++b) {
     size_t start = c->form == WG_SEGMENTS_FIXED ? b * fixed : starts[b];
