@@ -12,7 +12,8 @@
 // opts.perSampleWeights (indices' shape) with 'sum', and with 'mean' and 'sqrtn' as
 // tf.nn.embedding_lookup_sparse's combiners: the weighted sum over the sum of the weights, or
 // over the square root of the sum of their squares (both summed as the rows are); not with
-// 'max'. opts.paddingIdx: entries equal to it are skipped and not counted; opts.returnIndices
+// 'max'. Every index is checked (torch's rule), also one in no bag. opts.paddingIdx: entries
+// equal to it are skipped and not counted; opts.returnIndices
 // with 'max': also maxIndices, the row each element's maximum came from. An empty bag gives
 // zeros. In the order of its entries:
 //   - float32: each element summed in float32; with weights and 'sum' (torch's only weighted
@@ -121,6 +122,10 @@ export function embeddingBag(weight, indices, opts = {}) {
   const value = half ? (b) => fromHalfBits(b, dtype) : (x) => x;
   const [rows, dim] = [weight.shape[0], numel(weight.shape.slice(1))];
   const bags = bagsOf(indices, opts);
+  // every index checked, in a bag or not, as torch checks them all
+  if ((opts.outOfRange ?? 'error') === 'error') {
+    for (let k = 0; k < numel(indices.shape); k++) resolve(rawIndex(indices.data, k), rows, 'error', getNegative(opts));
+  }
   const padding = opts.paddingIdx < 0 ? opts.paddingIdx + rows : opts.paddingIdx; // torch's, from the end
   if (opts.paddingIdx !== undefined && !(padding >= 0 && padding < rows)) throw new RangeError('embeddingBag: paddingIdx is out of range');
   const f32 = dtype !== 'float64'; // float16 computes in float32

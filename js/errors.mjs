@@ -14,7 +14,9 @@ export function coordinates(position, shape) {
 
 const tooLarge = (e, { op, names: N, abi }) => (e.arg === abi.value('WG_ARG_DATA')
   ? `${op}: ${N.data} has more elements than wasm memory can address (its logical shape: the stored shape with the last dimension times 8 / bits)`
-  : `${op}: the output is larger than wasm memory can hold`);
+  : e.arg === abi.value('WG_ARG_SEGMENTS')
+    ? `${op}: opts.numSegments ${e.value} is more segments than wasm memory can hold the starts of`
+    : `${op}: the output is larger than wasm memory can hold`);
 
 // name -> (err, ctx) => message. err: { arg, dim, value, limit, position } as Numbers.
 const MESSAGES = {

@@ -80,13 +80,18 @@ static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) 
   }
   t->has_padding = c->attrs[WG_ATTR_has_padding] != 0;
   if (t->has_padding) {
-    int64_t pad = c->attrs[WG_ATTR_padding_idx], rows = (int64_t)t->rows;
-    if (pad < -rows || pad >= rows) return wg_fail(err, WG_ERR_PADDING_IDX, WG_ARG_NONE, -1, pad, rows);
-    t->padding = (size_t)(pad < 0 ? pad + rows : pad);
+    int64_t pad = c->attrs[WG_ATTR_padding_idx]; /* an int32: -pad does not overflow */
+    uint64_t rows = t->rows;                      /* compared unsigned: any size_t */
+    if (pad >= 0 ? (uint64_t)pad >= rows : (uint64_t)-pad > rows) {
+      return wg_fail(err, WG_ERR_PADDING_IDX, WG_ARG_NONE, -1, pad, rows > INT64_MAX ? INT64_MAX : (int64_t)rows);
+    }
+    t->padding = pad < 0 ? t->rows - (size_t)-pad : (size_t)pad;
   }
   t->return_indices = t->reduce == WG_REDUCE_MAX && c->attrs[WG_ATTR_return_indices];
   t->bag_max = 1;
   t->empty_zero = 1;
+  /* every index checked, in a bag or not (torch checks them all), before anything is written */
+  p->check_first = 1;
   /* float32 weighted sums as fbgemm's: fused multiply-adds; torch's own loop with padding; the
    * weighted mean and sqrtn as TensorFlow's combiners: rows times weights, rounded, then summed */
   t->fused = t->weighted && t->value != WG_BAG_F64 && !t->has_padding && t->reduce == WG_REDUCE_ADD;
