@@ -76,7 +76,7 @@ async function peerGroups(log) {
 
 // tf.unsortedSegmentSum on cpu for E4 (tfjs-scatter.mjs: timed at a few segment counts, fitted),
 // in the shape of an S workload: the data as the updates, the segment ids as the index.
-async function segmentSumRow(c, quick, log) {
+async function segmentSumRow(c, log) {
   try {
     const { segmentSumFit } = await import('./peers/tfjs-scatter.mjs');
     const w = { id: c.w.id, form: { pick: (t) => ({ indices: t.segmentIds, updates: t.table }) } };
@@ -109,7 +109,8 @@ export async function runBagSuite({ cores, quick, runGroup, log }) {
   for (const g of [baselineGroup, ...bagGroups(cores), ...await peerGroups(log)]) {
     await runGroup(g, cases, results, quick ? QUICK_BUDGET : g.budget ?? BUDGET);
   }
-  results.push(await segmentSumRow(cases.find((c) => c.w.op === 'segmentReduce'), quick, log));
+  // (not in a quick run: its six passes over E4's data take seconds each)
+  if (!quick) results.push(await segmentSumRow(cases.find((c) => c.w.op === 'segmentReduce'), log));
   const eChecks = threadCheck(results);
   for (const c of eChecks.filter((x) => !x.same)) log(`E: ${c.workload} ${c.mode}: outputs differ between builds or thread counts: ${JSON.stringify(c.hashes)}`);
   return { results, eWorkloads: cases.map((c) => c.row), eChecks, eRun: { loadBefore, loadAfter: os.loadavg() } };

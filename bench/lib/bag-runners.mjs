@@ -6,10 +6,10 @@
 //   in-wasm:  indices, weights, segment ids and output resident too: the kernel and the call,
 //             what the bound (below) is set beside and the thread ratio is taken of.
 //   one-shot: the table passed as a TypedArray, copied into wasm memory on every call.
-// And in each threaded group, the same rows gathered by take (takeRunner), and the bound: a memory.copy of the bound's bytes (the bag rows read
-// once and the output written once: bag-workloads.mjs, boundBytes) split over the same pool
-// (parallel-copy.mjs), measured in the same module, after the group's other runners.
-// Every runner's output is checked against the reference by bench/run.mjs and hashed (hash:
+// And in each threaded group, the same rows gathered by take (takeRunner), and the bound: a
+// memory.copy of the bound's bytes (the bag rows read once and the output written once:
+// bag-workloads.mjs, boundBytes) split over the same pool (parallel-copy.mjs), measured in the
+// same module, after the group's other runners. Every mode's output is checked against the reference by bench/run.mjs and hashed (hash:
 // true), so the suite can show the same bits at every build and thread count.
 import * as api from '../../js/index.mjs';
 import { getState } from '../../js/state.mjs';
