@@ -5,11 +5,12 @@
 // common/scatter-workloads.mjs (S: the
 // scatters, bench/scatter-suite.mjs), and the thread scaling of W1-W4b, S1, S3 and S4 beside a
 // parallel copy bound (P: bench/thread-suite.mjs), and what a small call costs through JS, plain
-// and prepared, beside a plain JS loop, with where its time goes (C: bench/call-suite.mjs), in one
-// run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
+// and prepared, beside a plain JS loop, with where its time goes (C: bench/call-suite.mjs), and
+// common/bag-workloads.mjs (E: the fused gather-reduce, embeddingBag and segmentReduce, E1-E4,
+// bench/bag-suite.mjs), in one run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
-//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P and C likewise): one suite alone; the
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, C and E likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
 //                                            committed bench/results.json and results-browser.json)
@@ -34,6 +35,7 @@ import { writeReport } from './lib/report.mjs';
 import { wasmGatherGroups, wasmGatherQuantizedGroups } from './lib/wasm-gather-runners.mjs';
 import { buildNative } from './native/build.mjs';
 import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
+import { runBagSuite } from './bag-suite.mjs';
 import { runCallSuite } from './call-suite.mjs';
 import { runScatterSuite } from './scatter-suite.mjs';
 import { runThreadSuite } from './thread-suite.mjs';
@@ -45,7 +47,7 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C'];
+const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C', 'E'];
 const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
 const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
 if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
@@ -311,6 +313,16 @@ if (runs('C')) {
   ({ cCases, cRun } = c);
 }
 
+let eWorkloads, eChecks, eRun;
+if (runs('E')) {
+  // The fused gather-reduce: embeddingBag and segmentReduce resident, in-wasm and one-shot, against
+  // onnxruntime-web's Gather + ReduceSum graphs, tfjs's sparse segment ops and plain JS, beside a
+  // memory.copy of the bag rows' and the output's bytes.
+  const e = await runBagSuite({ cores, quick, runGroup, log });
+  results.push(...e.results);
+  ({ eWorkloads, eChecks, eRun } = e);
+}
+
 // With --only, the other suite's rows come from the last results.json, with the date of their run.
 let previous;
 if (only) {
@@ -346,6 +358,9 @@ const report = {
   pRun: pRun ?? previous?.pRun,
   cCases: cCases ?? previous?.cCases ?? [],
   cRun: cRun ?? previous?.cRun,
+  eWorkloads: eWorkloads ?? previous?.eWorkloads ?? [],
+  eChecks: eChecks ?? previous?.eChecks ?? [],
+  eRun: eRun ?? previous?.eRun,
   results,
   init: init ?? previous?.init ?? [],
   sizes: runs('W') || !previous?.sizes ? sizes() : previous.sizes, // (shown in the W section, of W's run)

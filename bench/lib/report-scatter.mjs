@@ -167,8 +167,9 @@ function summary(report) {
 }
 
 // The rows' notes, each part ('; ' between) once, with the runners and workloads it is about;
-// several runners of one peer named once ("onnxruntime-web 1.30.0, 4 runners").
-function noteLines(rows) {
+// several runners of one peer named once ("onnxruntime-web 1.30.0, 4 runners"). (Also the E
+// section's: report-bag.mjs.)
+export function noteLines(rows) {
   const parts = new Map();
   for (const r of rows) {
     for (const p of r.note.split('; ')) {

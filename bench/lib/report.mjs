@@ -2,14 +2,16 @@
 // (how to run the benchmark, a summary, the tables, ratios and the benchmark targets, each marked
 // met or missed) and docs/ratios.svg (speed-ups over the fastest peer). That file is the one copy
 // of the figures: nothing else (README.md included) holds benchmark tables.
-// Five suites: W (take, gatherND, gather), Q (gatherBlockQuantized), T (tf.gather/tf.gatherND
+// The suites: W (take, gatherND, gather), Q (gatherBlockQuantized), T (tf.gather/tf.gatherND
 // with tfjs's stock kernels and with wasm-gather/tfjs, and its U workloads: report-tfjs-u.mjs),
-// S (the scatters: report-scatter.mjs), P (thread scaling: report-threads.mjs) and C (what a
-// call costs, plain and prepared: report-calls.mjs, with its Chromium rows), each with its own
-// tables and targets; rows carry `suite` (absent in older results.json: W).
+// S (the scatters: report-scatter.mjs), P (thread scaling: report-threads.mjs), C (what a
+// call costs, plain and prepared: report-calls.mjs, with its Chromium rows) and E (the fused
+// gather-reduce, embeddingBag and segmentReduce: report-bag.mjs), each with its own tables and
+// targets; rows carry `suite` (absent in older results.json: W).
 // B: the W workloads in Chromium (results-browser.json's runs; its C run is marked suite: 'C').
 import { writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
+import { eMarkdown } from './report-bag.mjs';
 import { cMarkdown } from './report-calls.mjs';
 import { sMarkdown } from './report-scatter.mjs';
 import { pMarkdown } from './report-threads.mjs';
@@ -119,10 +121,11 @@ const HOW = [
   '## Running it',
   '',
   '- `npm run bench` builds, then runs every implementation on every workload (`common/workloads.mjs`, ' +
-  '`common/scatter-workloads.mjs`) in one process, checks each output bitwise against the reference (`common/reference.mjs`, ' +
-  '`common/reference-quantized.mjs`, the scatters\' own) before timing it, and writes ' +
+  '`common/scatter-workloads.mjs`, `common/bag-workloads.mjs`) in one process, checks each output bitwise against the reference ' +
+  '(`common/reference.mjs`, `common/reference-quantized.mjs`, the scatters\' own, `common/reference-bag.mjs`; a peer that ' +
+  'reduces in another order within a stated tolerance) before timing it, and writes ' +
   '`bench/results.json`, this file and its chart. `npm run bench -- --quick`: short budgets, a smoke test of the harness.',
-  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`, `P`, `C`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
+  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`, `P`, `C`, `E`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
   'last `bench/results.json`, with their dates.',
   '- `npm run bench -- --browser` (`bench/browser/`): W1-W5 in Debian\'s headless Chromium, on a cross-origin isolated page and on ' +
   'a plain one, with onnxruntime-web and TensorFlow.js\'s wasm backend in the same page, then the C rows on the isolated page; ' +
@@ -138,7 +141,9 @@ const HOW = [
   '(`common/scatter-workloads.mjs`): an embedding gradient (`indexReduce`), KV-cache writes (`tensorScatter`, `scatterND`), a ' +
   'histogram and a row-wise write (`scatter`), and a tiny `scatterND` (call overhead); P: W1-W4b, S1, S3 and S4 at 1, 2, 4, ... ' +
   'threads, everything resident, each beside a `memory.copy` of its bytes on the same thread pool (thread scaling); C: small ' +
-  'calls (W5, S2a, S5) plain and prepared, each as a ratio to a plain JS loop, and where a plain call\'s time goes.',
+  'calls (W5, S2a, S5) plain and prepared, each as a ratio to a plain JS loop, and where a plain call\'s time goes; E1-E4 the ' +
+  'fused gather-reduce (`common/bag-workloads.mjs`): `embeddingBag` sums, a weighted mean and a sum over a 4-bit table, 4096 ' +
+  'bags of 32 rows of a [262144, 128] table, and a `segmentReduce` sum of [1048576, 16] into 65536 segments.',
   '',
   'Implementations: wasm-gather `simd` and `simd-threaded` at 1 and 2 threads in several modes (below), the same C compiled ' +
   'natively (`-O3`, one thread, `bench/native/`), one `memory.copy` of the output bytes (the bandwidth bound), plain JS loops, ' +
@@ -181,6 +186,7 @@ function markdown(report, chart) {
   if (report.sWorkloads?.length) sMarkdown(report, L);
   if (report.pWorkloads?.length) pMarkdown(report, L);
   if (report.cCases?.length) cMarkdown(report, L);
+  if (report.eWorkloads?.length) eMarkdown(report, L);
   return L.join('\n').trimEnd() + '\n';
 }
 

@@ -1,7 +1,7 @@
 // A one-node ONNX model (ModelProto bytes) for Gather, GatherElements or GatherND, for
 // com.microsoft.GatherBlockQuantized (gatherBlockQuantizedModel), for ScatterElements,
 // ScatterND or TensorScatter (scatterModel), or any op of any types (oneNodeModel, the tests'
-// peer models: tests/lib/scatter-peers.mjs), written with a
+// peer models: tests/lib/scatter-peers.mjs), or a graph of several nodes (graphModel), written with a
 // tiny protobuf encoder so no schema file is needed. Field numbers are those of onnx.proto.
 // A message is built as a list of byte chunks and concatenated once at the end, so a large
 // initializer is copied only once.
@@ -170,4 +170,25 @@ export function oneNodeModel({ opType, opset, inputs, outType, attrs = {} }) {
   ];
   // IR 10 reads opset 18 and 24 alike in onnxruntime 1.30.
   return modelBytes(10, graph, [['', opset]]);
+}
+
+/**
+ * Model bytes of a graph of several nodes (the E suite's Gather then ReduceSum and the like).
+ * spec: { nodes: [{ opType, inputs: names, outputs: names, attrs?, domain? }], initializers:
+ *   [{ name, data (TypedArray), shape, dtype }], inputs: [name, dtype, shape?], outputs: [name,
+ *   dtype], opsets: [[domain, version]] } (IR 10: int4/uint4 and every opset up to 24 in
+ *   onnxruntime 1.30).
+ */
+export function graphModel({ nodes, initializers = [], inputs, outputs, opsets }) {
+  const node = ({ opType, inputs: ins, outputs: outs, attrs = {}, domain }) => bytes(1, [
+    ...ins.flatMap((n) => str(1, n)), ...outs.flatMap((n) => str(2, n)), ...str(4, opType),
+    ...Object.entries(attrs).flatMap(([k, v]) => bytes(5, attr(k, v))), ...(domain ? str(7, domain) : []),
+  ]);
+  const graph = [
+    ...nodes.flatMap(node), ...str(2, 'graph'),
+    ...initializers.flatMap((i) => bytes(5, tensor(i.name, i.data, i.shape, i.dtype))),
+    ...inputs.flatMap((i) => bytes(11, valueInfo(...i))),
+    ...outputs.flatMap((o) => bytes(12, valueInfo(...o))),
+  ];
+  return modelBytes(10, graph, opsets);
 }
