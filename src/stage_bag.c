@@ -243,7 +243,16 @@ static void extreme_row_f64(double* restrict acc, const double* restrict x, int 
       default:                                                                                 \
         if (FUSED && t->fused) {                                                               \
           fma_rows((float*)(void*)acc, g, m);                                                  \
-        } else if (t->weighted) { /* w * x rounded, then added (torch's own loop) */           \
+        } else if (t->weighted && g->n == GROUP) { /* w * x rounded, then added, row by row */ \
+          const T *x0 = g->xs[0], *x1 = g->xs[1], *x2 = g->xs[2], *x3 = g->xs[3];              \
+          const T *x4 = g->xs[4], *x5 = g->xs[5], *x6 = g->xs[6], *x7 = g->xs[7];              \
+          const T w0 = (T)g->w[0], w1 = (T)g->w[1], w2 = (T)g->w[2], w3 = (T)g->w[3];          \
+          const T w4 = (T)g->w[4], w5 = (T)g->w[5], w6 = (T)g->w[6], w7 = (T)g->w[7];          \
+          for (size_t e = 0; e < m; ++e) {                                                     \
+            T a = (((acc[e] + w0 * x0[e]) + w1 * x1[e]) + w2 * x2[e]) + w3 * x3[e];            \
+            acc[e] = (((a + w4 * x4[e]) + w5 * x5[e]) + w6 * x6[e]) + w7 * x7[e];              \
+          }                                                                                    \
+        } else if (t->weighted) {                                                              \
           for (; j < g->n; ++j) {                                                              \
             const T* x = g->xs[j];                                                             \
             const T w = (T)g->w[j];                                                            \
@@ -310,7 +319,8 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   } acc;
   float tmp[GROUP][WG_BAG_CHUNK]; /* converted values (16-bit floats, quantized codes) */
   size_t rows[WG_SEGMENT];
-  group g = {0};
+  group g;
+  g.n = 0;
   const size_t m = k->m, start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
   const size_t end = t->form == WG_SEGMENTS_FIXED ? start + t->fixed : t->starts[s + 1];
   /* the start: initial, or the reduction's identity (a bag's max takes its first row) */
