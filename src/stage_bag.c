@@ -545,11 +545,19 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
       id_scan k = {.prev = INT64_MIN, .s = 0, .beyond = SIZE_MAX};
       wg_status st = WG_OK;
       const size_t len = t->segments_len;
-      /* a loop per index type: most ids repeat the one before, and cost one compare */
+      /* a loop per index type: most ids repeat the one before, four at a time one compare */
 #define SCAN_IDS(T, LOAD)                                                        \
-  for (size_t p = 0; p < len; ++p) {                                             \
-    int64_t v = LOAD(((const T*)t->segments)[p]);                                \
+  for (size_t p = 0; p < len;) {                                                 \
+    const T* q = (const T*)t->segments + p;                                      \
+    if (p > 0 && len - p >= 4 &&                                                 \
+        ((LOAD(q[0]) ^ k.prev) | (LOAD(q[1]) ^ k.prev) | (LOAD(q[2]) ^ k.prev) | \
+         (LOAD(q[3]) ^ k.prev)) == 0) {                                          \
+      p += 4; /* four more of the same segment */                                \
+      continue;                                                                  \
+    }                                                                            \
+    int64_t v = LOAD(q[0]);                                                      \
     if ((v != k.prev || p == 0) && !id_step(t, starts, &k, p, v, &st, err)) return st; \
+    ++p;                                                                         \
   }
 #define AS_I64(x) ((int64_t)(x))
 #define U64_AS_I64(x) ((x) > INT64_MAX ? INT64_MAX : (int64_t)(x))
