@@ -67,6 +67,16 @@ export const quantAttrs = (op, opts) => [
   integerArg(op, 'opts.quantizeAxis', opts.quantizeAxis, -1),
 ];
 
+/**
+ * messages, each marked as the words of `family` (the module that holds them): the statuses a few
+ * ops share have their words written once there (tests/abi/abi.test.mjs checks that each status
+ * is worded in one place).
+ */
+export function wordsOf(family, messages) {
+  for (const f of Object.values(messages)) f.family = family;
+  return messages;
+}
+
 /** The options that describe a table. */
 export const QUANT_OPTIONS = ['quantType', 'bits', 'scaleType', 'zeroPoints', 'quantizeAxis', 'blockSize'];
 
@@ -74,7 +84,7 @@ export const QUANT_OPTIONS = ['quantType', 'bits', 'scaleType', 'zeroPoints', 'q
  * Words for the table's rules (js/errors.mjs: an op's messages), keyed by the status's name;
  * scales: what the op calls its scales.
  */
-export const quantMessages = (scales) => ({
+export const quantMessages = (scales) => wordsOf('quant-table', {
   WG_ERR_BITS: (e, { op, abi }) => `${op}: opts.bits ${e.value} is not valid for quantType ` +
     `'${quantTypeName(abi, e.limit)}' (uint8 codes have 2, 4 or 8 bits; uint4 and int4 codes have 4)`,
   WG_ERR_BLOCK_SIZE: (e, { op }) => `${op}: opts.blockSize ${e.value} must be a power of 2, at least 16`,

@@ -2,6 +2,7 @@
 // segment ids, src/wasm_gather.h's wg_segment_form), the reductions by name, and the words for
 // their rules (js/errors.mjs: an op's messages).
 import { OPS } from './ops/index.mjs';
+import { wordsOf } from './quant-table.mjs';
 import { describeValue, indexTensor, typeName } from './tensor.mjs';
 
 // The op that reduces unsorted segments: the one serving TensorFlow's UnsortedSegmentSum (read at
@@ -83,7 +84,7 @@ const RULES = {
  * Words for the fused gather-reduce's statuses: form(e, ctx) the message of WG_SEGMENT_FORM,
  * types the element types the op reduces, in words.
  */
-export const segmentMessages = (form, types) => ({
+export const segmentMessages = (form, types) => wordsOf('segment-options', {
   WG_ERR_SEGMENTS: (e, ctx) => {
     const rule = ctx.abi.nameOf('WG_SEGMENT_', e.dim)?.slice(11);
     if (rule === 'FORM' || !RULES[rule]) return form(e, ctx);
