@@ -3,7 +3,9 @@
 #ifndef WG_TEST_CHECK_H
 #define WG_TEST_CHECK_H
 
+#include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 
 #define CHECK(cond)                                                                    \
   do {                                                                                 \
@@ -12,5 +14,17 @@
       failures++;                                                                      \
     }                                                                                  \
   } while (0)
+
+/* A float32's bits, and the float32 of some bits (the kernels' tests compare bits). */
+static inline uint32_t bits_of(float f) {
+  uint32_t u;
+  memcpy(&u, &f, 4);
+  return u;
+}
+static inline float float_of(uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
 
 #endif

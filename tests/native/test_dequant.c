@@ -17,17 +17,6 @@
 
 static int failures = 0;
 
-static uint32_t bits_of(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static float float_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
 /* m >> shift, rounded to nearest even. */
 static uint32_t round_shift(uint32_t m, unsigned shift) {
   uint32_t h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);

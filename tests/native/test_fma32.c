@@ -18,17 +18,6 @@
 
 static int failures = 0;
 
-static uint32_t bits_of(float f) {
-  uint32_t u;
-  memcpy(&u, &f, 4);
-  return u;
-}
-static float float_of(uint32_t u) {
-  float f;
-  memcpy(&f, &u, 4);
-  return f;
-}
-
 static size_t checked = 0;
 
 /* wg_fma32(a, b, c) against fmaf, and `want` when given (not NaN: the value fmaf must give too). */

@@ -13,15 +13,8 @@
 // offsets, lengths, segmentIds and perSampleWeights, expected: { data, shape }, expectedMaxIndices? }.
 // Plain data only: tests/browsers/demo.test.mjs imports it in Node too.
 
-function shapeOf(nested) {
-  const shape = [];
-  for (let x = nested; Array.isArray(x); x = x[0]) shape.push(x.length);
-  return shape;
-}
-/** A tensor from a nested array literal. */
-const T = (Type, nested) => ({ data: Type.from([nested].flat(Infinity)), shape: shapeOf(nested) });
-/** An expected output from a nested array literal. */
-const E = (nested) => ({ data: [nested].flat(Infinity), shape: shapeOf(nested) });
+import { E, T } from './scatter-examples.mjs';
+
 const f32 = Math.fround; // a quotient as float32 rounds it (the weight is float32)
 
 const I32 = Int32Array;

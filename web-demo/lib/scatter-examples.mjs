@@ -14,10 +14,10 @@ function shapeOf(nested) {
   for (let x = nested; Array.isArray(x); x = x[0]) shape.push(x.length);
   return shape;
 }
-/** A tensor from a nested array literal. */
-const T = (Type, nested) => ({ data: Type.from([nested].flat(Infinity)), shape: shapeOf(nested) });
+/** A tensor from a nested array literal (the bag examples' too). */
+export const T = (Type, nested) => ({ data: Type.from([nested].flat(Infinity)), shape: shapeOf(nested) });
 /** An expected output from a nested array literal. */
-const E = (nested) => ({ data: [nested].flat(Infinity), shape: shapeOf(nested) });
+export const E = (nested) => ({ data: [nested].flat(Infinity), shape: shapeOf(nested) });
 
 const I32 = Int32Array;
 const F32 = Float32Array;
