@@ -59,6 +59,24 @@ typedef void (*wg_dequant_fn)(void* dst, const uint8_t* codes, size_t c0, size_t
 WG_DEQUANT_KERNELS(WG_DECLARE_DEQUANT)
 #undef WG_DECLARE_DEQUANT
 
+/* The sums of dequantized rows (the fused gather-reduce over a block-quantized table with float32
+ * scales: stage_bag.c), named by the codes they read: for each of the n rows in order,
+ * acc[j] = acc[j] + value(row i, code j) for j < m, each value rounded as wg_dequant_<codes>_f32
+ * writes it, so that the sums are those of the dequantized rows. Row i's codes start at codes[i]
+ * on a byte; code j is in block b = (phase + j) / block of the run, whose scale is scales[i][b]
+ * and zero point zps[i * nb + b], nb = (phase + m + block - 1) / block. The values are never
+ * stored: each 16 columns take every row's, in registers, before the next 16. */
+typedef void (*wg_dequant_sum_fn)(float* acc, size_t m, size_t n, const uint8_t* const* codes,
+                                  const float* const* scales, const int32_t* zps, size_t block, size_t phase);
+#define WG_DEQUANT_SUM_KERNEL(name)                                                               \
+  void name(float* acc, size_t m, size_t n, const uint8_t* const* codes, const float* const* scales, \
+            const int32_t* zps, size_t block, size_t phase)
+/* Every one, once: X(codes, bits, is_signed) names wg_dequant_sum_<codes>_f32. */
+#define WG_DEQUANT_SUM_KERNELS(X) X(u2, 2, 0) X(u4, 4, 0) X(i4, 4, 1) X(u8, 8, 0)
+#define WG_DECLARE_DEQUANT_SUM(c, bits, is_signed) WG_DEQUANT_SUM_KERNEL(wg_dequant_sum_##c##_f32);
+WG_DEQUANT_SUM_KERNELS(WG_DECLARE_DEQUANT_SUM)
+#undef WG_DECLARE_DEQUANT_SUM
+
 /* One code: number i of `codes`, `bits` bits, sign-extended when is_signed. */
 static inline int32_t wg_code(const uint8_t* codes, size_t i, unsigned bits, int is_signed) {
   unsigned per = 8 / bits;
@@ -68,6 +86,8 @@ static inline int32_t wg_code(const uint8_t* codes, size_t i, unsigned bits, int
 
 /* The kernel for codes of `bits` bits (signed: int4) written as scale_type; NULL if none. */
 wg_dequant_fn wg_pick_dequant(unsigned bits, int is_signed, wg_scale_type scale_type);
+/* The sums' kernel for codes of `bits` bits (signed: int4); NULL if none. */
+wg_dequant_sum_fn wg_pick_dequant_sum(unsigned bits, int is_signed);
 /* Bytes of one output value of the scale type (4 or 2). */
 static inline size_t wg_scale_bytes(wg_scale_type t) { return t == WG_SCALE_F32 ? 4 : 2; }
 

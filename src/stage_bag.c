@@ -276,6 +276,64 @@ DEFINE_APPLY(float, f32, xf, 1)
 DEFINE_APPLY(double, f64, xd, 0)
 #undef DEFINE_APPLY
 
+/* Where row r's codes and scales for the chunk from column e0 start (the sum kernels' case:
+ * whole rows, the quantize axis last, blocks of a power of two). */
+static const uint8_t* quant_codes(const wg_bag_job* t, size_t r, size_t e0) {
+  const unsigned shift = t->quant.bits == 8 ? 0 : t->quant.bits == 4 ? 1 : 2; /* 8 / bits codes a byte */
+  return t->quant.data + ((r * t->inner + e0) >> shift);
+}
+static const float* quant_scales(const wg_bag_job* t, size_t r, size_t e0) {
+  return (const float*)t->quant.scales + r * t->quant.nblk + e0 / t->quant.block;
+}
+
+/* A group of a block-quantized table's rows into acc: summed as they are dequantized where the
+ * job has a sum kernel and no row is a row of zeros, else dequantized into tmp first. */
+static void apply_quant(const wg_bag_job* t, chunk* k, float* acc, group* g, float (*tmp)[WG_BAG_CHUNK]) {
+  const wg_dequant_job* q = &t->quant;
+  int zero_row = 0;
+  for (size_t i = 0; i < g->n; ++i) zero_row |= g->row[i] < 0;
+  if (t->quant_sum && !zero_row) {
+    const uint8_t* codes[GROUP];
+    const float* scales[GROUP];
+    /* the chunk starts on 16 columns, so on a block or 16 columns into one: at most 17 blocks */
+    int32_t zps[GROUP * (WG_BAG_CHUNK / 16 + 1)];
+    const size_t phase = k->e0 % q->block, nb = (phase + k->m + q->block - 1) / q->block;
+    for (size_t i = 0; i < g->n; ++i) {
+      codes[i] = quant_codes(t, (size_t)g->row[i], k->e0);
+      scales[i] = quant_scales(t, (size_t)g->row[i], k->e0);
+      if (q->zp_kind != WG_ZP_DEFAULT) wg_dequant_zero_points(q, (size_t)(scales[i] - (const float*)q->scales), nb, zps + i * nb);
+    }
+    if (q->zp_kind == WG_ZP_DEFAULT) {
+      for (size_t i = 0; i < g->n * nb; ++i) zps[i] = q->default_zp;
+    }
+    t->quant_sum(acc, k->m, g->n, codes, scales, zps, q->block, phase);
+    return;
+  }
+  for (size_t i = 0; i < g->n; ++i) g->xf[i] = load_f32(t, g->row[i] < 0 ? WG_ZERO_BLOCK : (size_t)g->row[i], k->e0, k->m, tmp[i]);
+  apply_f32(t, k, acc, g);
+}
+
+/* Reads the first bytes of the rows' codes and scales for the chunk, all at once, so that their
+ * cache misses overlap (wasm has no prefetch; the kernel's own first loads of a row come one row's
+ * work apart). */
+static void touch_quant(const wg_bag_job* t, const size_t* rows, size_t n, size_t e0) {
+  uint32_t sum = 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (rows[i] == WG_ZERO_BLOCK) continue;
+    sum += *quant_codes(t, rows[i], e0);
+    sum += *(const uint8_t*)quant_scales(t, rows[i], e0);
+  }
+  volatile uint32_t sink = sum; /* kept: the loads are the point */
+  (void)sink;
+}
+
+/* A group into the chunk's accumulators, by their type. */
+static void apply_group(const wg_bag_job* t, chunk* k, void* acc, group* g, float (*tmp)[WG_BAG_CHUNK]) {
+  if (t->value == WG_BAG_F64) apply_f64(t, k, acc, g);
+  else if (t->value == WG_BAG_QUANT) apply_quant(t, k, acc, g, tmp);
+  else apply_f32(t, k, acc, g);
+}
+
 /* What a mean or sqrtn divides by (1: nothing). */
 static double divisor(const wg_bag_job* t, const chunk* k) {
   int f64 = t->value == WG_BAG_F64;
@@ -343,8 +401,7 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
       if (f64) g.xd[i] = (const double*)(const void*)t->data + p;
       else g.xf[i] = (const float*)(const void*)t->data + p;
     }
-    if (f64) apply_f64(t, k, acc.d, &g);
-    else apply_f32(t, k, acc.f, &g);
+    apply_group(t, k, &acc, &g, tmp);
     k->count += g.n;
   }
   if (!t->gathers) g.n = 0;
@@ -352,6 +409,7 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   for (size_t j = t->gathers ? start : end; j < end;) {
     size_t n = end - j < WG_SEGMENT ? end - j : WG_SEGMENT;
     if (!rows_of(t, j, n, rows)) return 0;
+    if (t->quant_sum) touch_quant(t, rows, n, k->e0);
     for (size_t i = 0; i < n; ++i) {
       size_t r = rows[i];
       if (t->has_padding && r == t->padding) continue;
@@ -369,10 +427,9 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
       g.w[g.n] = w;
       g.row[g.n] = r == WG_ZERO_BLOCK ? -1 : (int32_t)r;
       if (f64) g.xd[g.n] = r == WG_ZERO_BLOCK ? zeros_f64 : (const double*)(const void*)t->data + r * t->inner + k->e0;
-      else g.xf[g.n] = load_f32(t, r, k->e0, m, tmp[g.n]);
-      if (++g.n == GROUP) {
-        if (f64) apply_f64(t, k, acc.d, &g);
-        else apply_f32(t, k, acc.f, &g);
+      else if (t->value != WG_BAG_QUANT) g.xf[g.n] = load_f32(t, r, k->e0, m, tmp[g.n]);
+      if (++g.n == GROUP) { /* a quantized table's rows are read as the group is applied */
+        apply_group(t, k, &acc, &g, tmp);
         k->count += g.n;
         g.n = 0;
       }
@@ -380,8 +437,7 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
     j += n;
   }
   if (g.n) {
-    if (f64) apply_f64(t, k, acc.d, &g);
-    else apply_f32(t, k, acc.f, &g);
+    apply_group(t, k, &acc, &g, tmp);
     k->count += g.n;
   }
   uint8_t* dst = t->out + ((o * t->bags + s) * t->inner + k->e0) * t->out_size;
@@ -622,6 +678,14 @@ void wg_plan_bag(wg_plan* plan, wg_bag_job* t) {
   if (t->gathers) {
     plan->check = (wg_index_check){.depth = 1, .dim_sizes = &t->rows, .first_dim = 0};
   }
+  /* a quantized table's unweighted sums (and means) summed as dequantized: whole rows of 16s, the
+   * quantize axis last, float32 scales */
+  const wg_dequant_job* q = &t->quant;
+  t->quant_sum = t->value == WG_BAG_QUANT && !t->weighted && q->scale_type == WG_SCALE_F32 && q->post == 1 &&
+                         q->qlen == t->inner && t->inner % 16 == 0 && q->block % 16 == 0 &&
+                         (t->reduce == WG_REDUCE_ADD || t->reduce == WG_REDUCE_MEAN || t->reduce == WG_REDUCE_SQRTN)
+                     ? wg_pick_dequant_sum(q->bits, q->is_signed)
+                     : NULL;
   plan->out_indices = t->return_indices;
   plan->validate = bag_validate;
   size_t items = t->inner ? t->outer * t->bags : 0; /* the output's rows: no overflow */

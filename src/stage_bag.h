@@ -38,6 +38,7 @@ typedef struct wg_bag_job {
   int weighted, fused, has_padding, return_indices, has_initial;
   size_t padding;    /* a row, normalized */
   wg_dequant_job quant; /* WG_BAG_QUANT: the table's layout (stage_dequant.h) */
+  wg_dequant_sum_fn quant_sum; /* WG_BAG_QUANT: sums its rows as it dequantizes them, or NULL */
   size_t out_size;   /* bytes of an output value */
   /* bound from the call by the runner */
   const uint8_t* data;

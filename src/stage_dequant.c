@@ -89,19 +89,8 @@ wg_status wg_dequant_table(const wg_call* c, wg_dequant_job* t, size_t* shape, w
   return WG_OK;
 }
 
-/* The scales (as float32) and zero points of blocks s0 .. s0 + count, which lie in one row of
- * the scales when the zero points are packed in rows (WG_ZP_ROWS: the quantize axis is the last). */
-static void block_params(const wg_dequant_job* t, size_t s0, size_t count, float* sc, int32_t* zp) {
-  const uint8_t* scales = t->scales;
-  uint16_t h;
-  switch (t->scale_type) {
-    case WG_SCALE_F32: memcpy(sc, scales + 4 * s0, 4 * count); break;
-    case WG_SCALE_F16:
-      for (size_t i = 0; i < count; ++i) memcpy(&h, scales + 2 * (s0 + i), 2), sc[i] = wg_f16_to_f32(h);
-      break;
-    default:
-      for (size_t i = 0; i < count; ++i) memcpy(&h, scales + 2 * (s0 + i), 2), sc[i] = wg_bf16_to_f32(h);
-  }
+/* The zero points of blocks s0 .. s0 + count (wg_dequant_zero_points in stage_dequant.h). */
+void wg_dequant_zero_points(const wg_dequant_job* t, size_t s0, size_t count, int32_t* zp) {
   switch (t->zp_kind) {
     case WG_ZP_BYTES:
       for (size_t i = 0; i < count; ++i) zp[i] = t->zp[s0 + i];
@@ -118,6 +107,22 @@ static void block_params(const wg_dequant_job* t, size_t s0, size_t count, float
     default:
       for (size_t i = 0; i < count; ++i) zp[i] = t->default_zp;
   }
+}
+
+/* The scales (as float32) and zero points of blocks s0 .. s0 + count, which lie in one row of
+ * the scales when the zero points are packed in rows (WG_ZP_ROWS: the quantize axis is the last). */
+static void block_params(const wg_dequant_job* t, size_t s0, size_t count, float* sc, int32_t* zp) {
+  const uint8_t* scales = t->scales;
+  uint16_t h;
+  switch (t->scale_type) {
+    case WG_SCALE_F32: memcpy(sc, scales + 4 * s0, 4 * count); break;
+    case WG_SCALE_F16:
+      for (size_t i = 0; i < count; ++i) memcpy(&h, scales + 2 * (s0 + i), 2), sc[i] = wg_f16_to_f32(h);
+      break;
+    default:
+      for (size_t i = 0; i < count; ++i) memcpy(&h, scales + 2 * (s0 + i), 2), sc[i] = wg_bf16_to_f32(h);
+  }
+  wg_dequant_zero_points(t, s0, count, zp);
 }
 
 /* Whole rows row0 .. row0 + n of the table (quantize axis last, a row's blocks fitting the

@@ -72,6 +72,10 @@ void wg_dequant_bind(wg_dequant_job* job, const wg_call* c);
  * row at a time when job->whole_rows. */
 void wg_dequant_elements(const wg_dequant_job* job, size_t p, size_t n, void* dst);
 
+/* The zero points of blocks s0 .. s0 + count into zp (blocks numbered as the scales are; with
+ * zero points packed in rows, all in one row of the scales). */
+void wg_dequant_zero_points(const wg_dequant_job* job, size_t s0, size_t count, int32_t* zp);
+
 /* Adds the job as the plan's stage, with its index check (gather_axis, first_dim). */
 void wg_plan_dequant(wg_plan* plan, wg_dequant_job* job, size_t first_dim);
 

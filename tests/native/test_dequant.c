@@ -5,7 +5,10 @@
  * - wg_f16_to_f32 on every float16 (exact, and back again);
  * - each of the 12 kernels against the one-value formula, for every start code c0 (odd nibbles
  *   and partial bytes), length, block size (1, 16, 32) and phase in the first block, with a
- *   guard on both sides of the output (nothing written outside it). Natively this is the scalar path; the wasm SIMD path is checked against the JS
+ *   guard on both sides of the output (nothing written outside it);
+ * - each of the 4 sum kernels (wg_dequant_sum_*) against the same formula summed row by row in
+ *   order, for 0 to 9 rows, lengths with and without a tail, blocks of 16 to 128 and phases on
+ *   16 columns, with guards beside the accumulators. Natively this is the scalar path; the wasm SIMD path is checked against the JS
  *   reference (tests/ops/gather-block-quantized.test.mjs). */
 #include <math.h>
 #include <stdio.h>
@@ -127,9 +130,77 @@ static void check_kernels(void) {
   }
 }
 
+static const struct {
+  const char* name;
+  wg_dequant_sum_fn fn;
+  unsigned bits;
+  int is_signed;
+} SUM_KERNELS[] = {
+#define SUM_ENTRY(c, bits, is_signed) {#c, wg_dequant_sum_##c##_f32, bits, is_signed},
+    WG_DEQUANT_SUM_KERNELS(SUM_ENTRY)
+#undef SUM_ENTRY
+};
+
+enum { SUM_ROWS = 9, SUM_M = 200, SUM_BLOCKS = 16 };
+
+static void check_sum_kernels(void) {
+  static uint8_t codes[SUM_ROWS][SUM_M];
+  uint32_t rng = 777;
+  for (size_t r = 0; r < SUM_ROWS; ++r) {
+    for (size_t i = 0; i < SUM_M; ++i) rng ^= rng << 13, rng ^= rng >> 17, rng ^= rng << 5, codes[r][i] = (uint8_t)rng;
+  }
+  const float SCALES[] = {0.5f, -3.25f, 1e-6f, 70000.0f, 0x1p-20f, -0.0f, 1e30f, 1e-40f};
+  enum { NS = sizeof SCALES / sizeof SCALES[0] };
+  float scales[SUM_ROWS][SUM_BLOCKS];
+  int32_t zps[SUM_ROWS * SUM_BLOCKS];
+  for (size_t k = 0; k < sizeof SUM_KERNELS / sizeof SUM_KERNELS[0]; ++k) {
+    const unsigned bits = SUM_KERNELS[k].bits;
+    const int sgn = SUM_KERNELS[k].is_signed;
+    CHECK(wg_pick_dequant_sum(bits, sgn) == SUM_KERNELS[k].fn);
+    static const size_t BLOCKS[] = {16, 32, 64, 128};
+    static const size_t LENGTHS[] = {0, 1, 15, 16, 17, 32, 48, 64, 100, 128, 160};
+    for (size_t bi = 0; bi < 4; ++bi) {
+      const size_t block = BLOCKS[bi];
+      for (size_t phase = 0; phase < block; phase += 16) {
+        for (size_t li = 0; li < sizeof LENGTHS / sizeof LENGTHS[0]; ++li) {
+          const size_t m = LENGTHS[li];
+          if (m * bits / 8 > SUM_M) continue;
+          const size_t nb = (phase + m + block - 1) / block;
+          for (size_t n = 0; n <= SUM_ROWS; ++n) {
+            const uint8_t* rows[SUM_ROWS];
+            const float* sc[SUM_ROWS];
+            for (size_t i = 0; i < n; ++i) {
+              rows[i] = codes[(i * 5 + m) % SUM_ROWS];
+              sc[i] = scales[i];
+              for (size_t b = 0; b < SUM_BLOCKS; ++b) scales[i][b] = SCALES[(i + 3 * b + phase) % NS];
+              for (size_t b = 0; b < nb; ++b) zps[i * nb + b] = (int32_t)((i + 7 * b) % (1u << bits)) - (sgn ? 8 : 0);
+            }
+            float acc[GUARD + SUM_M + GUARD], want[SUM_M];
+            for (size_t j = 0; j < GUARD + SUM_M + GUARD; ++j) acc[j] = (float)j * 0.25f - 3.0f;
+            memcpy(want, acc + GUARD, sizeof want);
+            SUM_KERNELS[k].fn(acc + GUARD, m, n, rows, sc, zps, block, phase);
+            for (size_t j = 0; j < m; ++j) {
+              const size_t b = (phase + j) / block;
+              for (size_t i = 0; i < n; ++i) want[j] = want[j] + (float)(wg_code(rows[i], j, bits, sgn) - zps[i * nb + b]) * sc[i][b];
+            }
+            int ok = memcmp(acc + GUARD, want, m * sizeof *want) == 0;
+            for (size_t g = 0; g < GUARD; ++g) {
+              ok &= acc[g] == (float)g * 0.25f - 3.0f;
+              ok &= acc[GUARD + m + g] == (float)(GUARD + m + g) * 0.25f - 3.0f;
+            }
+            if (!ok && failures < 10) fprintf(stderr, "sum %s block %zu phase %zu m %zu n %zu\n", SUM_KERNELS[k].name, block, phase, m, n);
+            CHECK(ok);
+          }
+        }
+      }
+    }
+  }
+}
+
 int main(int argc, char** argv) {
   check_conversions(argc > 1 && strcmp(argv[1], "--all") == 0 ? 1 : 97);
   check_kernels();
+  check_sum_kernels();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
   else printf("dequant: ok\n");
   return failures != 0;
