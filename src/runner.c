@@ -200,3 +200,30 @@ void wg_pool_copy(wg_pool* pool, void* dst, const void* src, size_t n) {
   wg_pool* p = n < wg_pool_parallel_threshold(pool) ? NULL : pool;
   if (n) wg_parallelize_1d(p, copy_tile, &r, n, WG_TILE_BYTES, threads_for(p, n));
 }
+
+/* The rows' copy (wg_pool_copy_rows in op.h): tile t writes the t-th block of 64 rows of dst
+ * (modulo its blocks), which stays in cache, so that what is measured is the reading of the rows
+ * in their order. */
+typedef struct copy_rows_run {
+  unsigned char* dst;
+  size_t slots;
+  const unsigned char* src;
+  size_t row_bytes;
+  const int32_t* rows;
+} copy_rows_run;
+
+static void copy_rows_tile(void* ctx, size_t start, size_t count) {
+  copy_rows_run* r = ctx;
+  unsigned char* slot = r->dst + (start / 64 % r->slots) * 64 * r->row_bytes;
+  for (size_t i = start; i < start + count; ++i) {
+    memcpy(slot + (i % 64) * r->row_bytes, r->src + (size_t)r->rows[i] * r->row_bytes, r->row_bytes);
+  }
+}
+
+void wg_pool_copy_rows(wg_pool* pool, void* dst, size_t dst_rows, const void* src, size_t row_bytes,
+                       const int32_t* rows, size_t n) {
+  copy_rows_run r = {.dst = dst, .slots = dst_rows / 64 ? dst_rows / 64 : 1, .src = src, .row_bytes = row_bytes, .rows = rows};
+  size_t bytes = n * row_bytes;
+  wg_pool* p = bytes < wg_pool_parallel_threshold(pool) ? NULL : pool;
+  if (n) wg_parallelize_1d(p, copy_rows_tile, &r, n, 64, threads_for(p, bytes));
+}

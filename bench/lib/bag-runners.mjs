@@ -13,7 +13,7 @@
 // true), so the suite can show the same bits at every build and thread count.
 import * as api from '../../js/index.mjs';
 import { getState } from '../../js/state.mjs';
-import { parallelCopy } from './parallel-copy.mjs';
+import { parallelCopy, parallelCopyRows } from './parallel-copy.mjs';
 
 const { dispose, init, upload } = api;
 
@@ -88,6 +88,38 @@ const boundRunner = (threads) => ({
   setup: (w) => ({ ...parallelCopy(getState(), w.boundBytes), unchecked: true }),
 });
 
+// The bag's own work with its rows in cache: the same call on indices taken modulo 64 (64 rows of
+// the table), in-wasm. What the arithmetic costs, the reading of rows at random aside.
+// Unchecked: its output is another reduction.
+const cachedRunner = (label, cache) => ({
+  impl: `wasm-gather ${label}, rows in cache (in-wasm)`, mode: 'cached',
+  applies: (w) => w.op === 'embeddingBag',
+  setup(w, t) {
+    const per = perCall({ ...t, indices: { data: Int32Array.from(t.indices.data, (x) => x % 64), shape: t.indices.shape } });
+    const up = Object.fromEntries(Object.entries(per).filter(([, v]) => v).map(([k, v]) => [k, upload(v)]));
+    const out = upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b)), shape: w.outShape });
+    const call = callOf(w, residentTable(cache, w, t), up, out);
+    return { run: call, unchecked: true, dispose() { for (const x of [...Object.values(up), out]) x.dispose(); } };
+  },
+});
+
+// The bound with the bag rows read in the bags' order: the same bytes as boundRunner's, the rows
+// (a quantized table's codes, then its scales) copied row by row in the order of the indices, the
+// rest (the output, E2's weights) in order. What reading rows at random costs, measured without a
+// kernel of the library's.
+const rowsBoundRunner = (threads) => ({
+  impl: `memory.copy of the bag rows in the bags' order on the pool, ${threads}T (E bound)`, family: 'bound', mode: 'bound',
+  applies: (w) => w.op === 'embeddingBag',
+  setup(w, t) {
+    const rows = t.table.shape[0];
+    const sets = t.scales ? [{ rows, rowBytes: t.table.data.byteLength / rows }, { rows, rowBytes: t.scales.data.byteLength / rows }]
+      : [{ rows, rowBytes: t.table.data.byteLength / rows }];
+    const ids = Int32Array.from(t.indices.data);
+    const rowsBytes = sets.reduce((a, x) => a + x.rowBytes, 0) * ids.length;
+    return { ...parallelCopyRows(getState(), sets, ids, w.boundBytes - rowsBytes), unchecked: true };
+  },
+});
+
 // Which modes each build and thread count runs: the 1-thread threaded build for the thread ratio.
 const CONFIGS = [
   { variant: 'simd', threads: 1, modes: ['resident', 'one-shot'] },
@@ -104,7 +136,9 @@ export function bagGroups(cores) {
     const label = `${cfg.variant} ${cfg.threads}T`;
     const runners = modes.map((m) => ({ family: 'wasm-gather', ...RUNNERS[m](label, cache), ...cfg }));
     if (cfg.variant === 'simd-threaded') {
-      runners.push({ family: 'wasm-gather', ...takeRunner(label, cache), ...cfg }, { ...boundRunner(cfg.threads), ...cfg });
+      runners.push({ family: 'wasm-gather', ...takeRunner(label, cache), ...cfg }, { family: 'wasm-gather', ...cachedRunner(label, cache), ...cfg },
+        { ...boundRunner(cfg.threads), ...cfg },
+        { ...rowsBoundRunner(cfg.threads), ...cfg });
     }
     return {
       name: `wasm-gather ${label} (E)`,
