@@ -551,24 +551,44 @@ static int id_step(const wg_bag_job* t, size_t* starts, id_scan* k, size_t p, in
   return 1;
 }
 
-/* The first position from p >= 1 on (len if none) whose 32-bit id differs from the one before
- * it: sixteen at a time in v128 lanes, most ids repeating the one before. */
-static size_t next_change32(const int32_t* q, size_t p, size_t len) {
+/* A change of sorted 32-bit ids at position c (ids_starts32): the id is above the one before and
+ * below the segments (0 if not), and the segments up to it start at c. */
+static inline int id_change32(const wg_bag_job* t, const int32_t* q, int u, size_t c, size_t* starts, size_t* s) {
+  const int64_t v = u ? (int64_t)(uint32_t)q[c] : q[c], prev = u ? (int64_t)(uint32_t)q[c - 1] : q[c - 1];
+  if (v < prev || (uint64_t)v >= t->bags) return 0;
+  while (*s <= (size_t)v) starts[(*s)++] = c;
+  return 1;
+}
+
+/* Sorted 32-bit segment ids' starts in one pass (len >= 1): the positions where the id changes found
+ * sixteen at a time as a bitmask, most ids repeating the one before. 0 where an id breaks a rule:
+ * the exact scan then says which and where. */
+static int ids_starts32(const wg_bag_job* t, size_t* starts) {
+  const int32_t* q = t->segments;
+  const size_t len = t->segments_len;
+  const int u = t->segments_type == WG_INDEX_U32;
+  const int64_t first = u ? (int64_t)(uint32_t)q[0] : q[0];
+  if (first < 0 || (uint64_t)first >= t->bags) return 0;
+  size_t s = 0, p = 1;
+  while (s <= (size_t)first) starts[s++] = 0;
 #ifdef __wasm_simd128__
-  for (; len - p >= 16; p += 16) {
+  for (; len - p >= 16 && p < len; p += 16) {
     const v128_t d0 = wasm_i32x4_ne(wasm_v128_load(q + p), wasm_v128_load(q + p - 1));
     const v128_t d1 = wasm_i32x4_ne(wasm_v128_load(q + p + 4), wasm_v128_load(q + p + 3));
     const v128_t d2 = wasm_i32x4_ne(wasm_v128_load(q + p + 8), wasm_v128_load(q + p + 7));
     const v128_t d3 = wasm_i32x4_ne(wasm_v128_load(q + p + 12), wasm_v128_load(q + p + 11));
-    if (wasm_v128_any_true(wasm_v128_or(wasm_v128_or(d0, d1), wasm_v128_or(d2, d3)))) {
-      const uint32_t bits = wasm_i32x4_bitmask(d0) | wasm_i32x4_bitmask(d1) << 4 | wasm_i32x4_bitmask(d2) << 8 |
-                            wasm_i32x4_bitmask(d3) << 12;
-      return p + (size_t)__builtin_ctz(bits);
+    uint32_t bits = wasm_i32x4_bitmask(d0) | wasm_i32x4_bitmask(d1) << 4 | wasm_i32x4_bitmask(d2) << 8 |
+                    wasm_i32x4_bitmask(d3) << 12;
+    for (; bits; bits &= bits - 1) {
+      if (!id_change32(t, q, u, p + (size_t)__builtin_ctz(bits), starts, &s)) return 0;
     }
   }
 #endif
-  while (p < len && q[p] == q[p - 1]) ++p;
-  return p;
+  for (; p < len; ++p) {
+    if (q[p] != q[p - 1] && !id_change32(t, q, u, p, starts, &s)) return 0;
+  }
+  while (s <= t->bags) starts[s++] = len;
+  return 1;
 }
 
 /* Checks the bound segments and writes their starts into the workspace (plan->validate). */
@@ -621,14 +641,11 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
       id_scan k = {.prev = INT64_MIN, .s = 0, .beyond = SIZE_MAX};
       wg_status st = WG_OK;
       const size_t len = t->segments_len;
-      /* a loop per index type: most ids repeat the one before (32-bit ids: found sixteen at a time,
-       * others four at a time one compare) */
+      if ((t->segments_type == WG_INDEX_I32 || t->segments_type == WG_INDEX_U32) && ids_starts32(t, starts)) return WG_OK;
+      /* the exact scan (64-bit ids, or an id that breaks a rule): a loop per index type, most ids
+       * repeating the one before, four at a time one compare */
 #define SCAN_IDS(T, LOAD)                                                        \
   for (size_t p = 0; p < len;) {                                                 \
-    if (p > 0 && sizeof(T) == 4) {                                               \
-      p = next_change32(t->segments, p, len);                                    \
-      if (p == len) break;                                                       \
-    }                                                                            \
     const T* q = (const T*)t->segments + p;                                      \
     if (p > 0 && len - p >= 4 &&                                                 \
         ((LOAD(q[0]) ^ k.prev) | (LOAD(q[1]) ^ k.prev) | (LOAD(q[2]) ^ k.prev) | \
