@@ -217,7 +217,7 @@ static void extreme_row_f64(double* restrict acc, const double* restrict x, int 
 /* The group into a chunk of T (apply_f32, apply_f64: the group's values xs, the row kernels
  * *_SUFFIX), by the reduction; float32's weighted sums without padding are fused multiply-adds. */
 #define DEFINE_APPLY(T, SUFFIX, xs, FUSED)                                                        \
-  static void apply_##SUFFIX(const wg_bag_job* t, chunk* k, T* acc, const group* g) {            \
+  static void apply_##SUFFIX(const wg_bag_job* t, chunk* k, T* restrict acc, const group* g) {   \
     const size_t m = k->m;                                                                     \
     size_t j = 0;                                                                              \
     switch (t->reduce) {                                                                       \
@@ -244,8 +244,9 @@ static void extreme_row_f64(double* restrict acc, const double* restrict x, int 
         if (FUSED && t->fused) {                                                               \
           fma_rows((float*)(void*)acc, g, m);                                                  \
         } else if (t->weighted && g->n == GROUP) { /* w * x rounded, then added, row by row */ \
-          const T *x0 = g->xs[0], *x1 = g->xs[1], *x2 = g->xs[2], *x3 = g->xs[3];              \
-          const T *x4 = g->xs[4], *x5 = g->xs[5], *x6 = g->xs[6], *x7 = g->xs[7];              \
+          const T *restrict x0 = g->xs[0], *restrict x1 = g->xs[1], *restrict x2 = g->xs[2];  \
+          const T *restrict x3 = g->xs[3], *restrict x4 = g->xs[4], *restrict x5 = g->xs[5];  \
+          const T *restrict x6 = g->xs[6], *restrict x7 = g->xs[7];                           \
           const T w0 = (T)g->w[0], w1 = (T)g->w[1], w2 = (T)g->w[2], w3 = (T)g->w[3];          \
           const T w4 = (T)g->w[4], w5 = (T)g->w[5], w6 = (T)g->w[6], w7 = (T)g->w[7];          \
           for (size_t e = 0; e < m; ++e) {                                                     \
@@ -259,8 +260,9 @@ static void extreme_row_f64(double* restrict acc, const double* restrict x, int 
             for (size_t e = 0; e < m; ++e) acc[e] = acc[e] + w * x[e];                         \
           }                                                                                    \
         } else if (g->n == GROUP) { /* each element adds the rows in order */                  \
-          const T *x0 = g->xs[0], *x1 = g->xs[1], *x2 = g->xs[2], *x3 = g->xs[3];              \
-          const T *x4 = g->xs[4], *x5 = g->xs[5], *x6 = g->xs[6], *x7 = g->xs[7];              \
+          const T *restrict x0 = g->xs[0], *restrict x1 = g->xs[1], *restrict x2 = g->xs[2];  \
+          const T *restrict x3 = g->xs[3], *restrict x4 = g->xs[4], *restrict x5 = g->xs[5];  \
+          const T *restrict x6 = g->xs[6], *restrict x7 = g->xs[7];                           \
           for (size_t e = 0; e < m; ++e) {                                                     \
             acc[e] = (((((((acc[e] + x0[e]) + x1[e]) + x2[e]) + x3[e]) + x4[e]) + x5[e]) + x6[e]) + x7[e]; \
           }                                                                                    \
