@@ -288,6 +288,39 @@ static const float* quant_scales(const wg_bag_job* t, size_t r, size_t e0) {
   return (const float*)t->quant.scales + r * t->quant.nblk + e0 / t->quant.block;
 }
 
+/* acc[e] = acc[e] + x[j * stride + e] for the n rows j in order, m columns: consecutive rows of
+ * data (a segment's), their columns 16 at a time in v128 accumulators straight down the rows
+ * (no group to set up: the narrow rows of many short segments are what it is for). */
+static void sum_rows_f32(float* restrict acc, const float* x, size_t stride, size_t n, size_t m) {
+  size_t e = 0;
+#ifdef __wasm_simd128__
+  for (; e + 16 <= m; e += 16) {
+    v128_t a0 = wasm_v128_load(acc + e), a1 = wasm_v128_load(acc + e + 4);
+    v128_t a2 = wasm_v128_load(acc + e + 8), a3 = wasm_v128_load(acc + e + 12);
+    for (const float* p = x + e; p < x + e + n * stride; p += stride) {
+      a0 = wasm_f32x4_add(a0, wasm_v128_load(p));
+      a1 = wasm_f32x4_add(a1, wasm_v128_load(p + 4));
+      a2 = wasm_f32x4_add(a2, wasm_v128_load(p + 8));
+      a3 = wasm_f32x4_add(a3, wasm_v128_load(p + 12));
+    }
+    wasm_v128_store(acc + e, a0);
+    wasm_v128_store(acc + e + 4, a1);
+    wasm_v128_store(acc + e + 8, a2);
+    wasm_v128_store(acc + e + 12, a3);
+  }
+  for (; e + 4 <= m; e += 4) {
+    v128_t a = wasm_v128_load(acc + e);
+    for (size_t j = 0; j < n; ++j) a = wasm_f32x4_add(a, wasm_v128_load(x + j * stride + e));
+    wasm_v128_store(acc + e, a);
+  }
+#endif
+  for (; e < m; ++e) {
+    float a = acc[e];
+    for (size_t j = 0; j < n; ++j) a = a + x[j * stride + e];
+    acc[e] = a;
+  }
+}
+
 /* A group of a block-quantized table's rows into acc: summed as they are dequantized where the
  * job has a sum kernel and no row is a row of zeros, else dequantized into tmp first. */
 static void apply_quant(const wg_bag_job* t, chunk* k, float* acc, group* g, float (*tmp)[WG_BAG_CHUNK]) {
@@ -381,7 +414,8 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   size_t rows[WG_SEGMENT];
   group g;
   g.n = 0;
-  const size_t m = k->m, start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
+  const size_t m = k->m;
+  size_t start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
   const size_t end = t->form == WG_SEGMENTS_FIXED ? start + t->fixed : t->starts[s + 1];
   /* the start: initial, or the reduction's identity (a bag's max takes its first row) */
   double first = t->has_initial ? t->initial
@@ -395,7 +429,14 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   }
   k->count = 0;
   k->wsum = k->w2sum = 0;
-  /* data's own entries (float32 or float64): consecutive rows, in groups, nothing to resolve */
+  /* data's own entries (float32 or float64): consecutive rows, nothing to resolve; a float32 sum
+   * straight down the rows, else in groups */
+  if (!t->gathers && !f64 && (t->reduce == WG_REDUCE_ADD || t->reduce == WG_REDUCE_MEAN)) {
+    sum_rows_f32(acc.f, (const float*)(const void*)t->data + (o * t->entries + start) * t->inner + k->e0, t->inner,
+                 end - start, m);
+    k->count += end - start;
+    start = end; /* done */
+  }
   for (size_t j = start; !t->gathers && j < end; j += g.n) {
     g.n = end - j < GROUP ? end - j : GROUP;
     size_t p = (o * t->entries + j) * t->inner + k->e0;
