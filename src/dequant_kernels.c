@@ -284,23 +284,21 @@ static WG_ALWAYS_INLINE void transpose4(v128_t w, v128_t x, v128_t y, v128_t z, 
 }
 #endif
 
-/* The sums of dequantized rows (wg_dequant_sum_fn): 16 columns at a time, every row's values
- * computed in registers as simd_groups' general loop computes them (the code minus the zero
- * point, converted exactly, times the scale) and added in row order; the columns left, and a
- * build without SIMD, value by value. The subtraction is done in the narrowest lanes that hold
- * it: 8 bits for 2- and 4-bit codes (|q - zp| <= 15), 16 for bytes. */
+/* The sums of dequantized rows (wg_dequant_sum_fn): 16 bytes of codes at a time, every row's
+ * values computed in registers (the code minus the zero point, exact, times the scale, as
+ * simd_groups computes them) and added in row order; the columns left, a block that 16 bytes
+ * straddle, and a build without SIMD, value by value. */
 static WG_ALWAYS_INLINE void dequant_sum(float* acc, size_t m, size_t n, const uint8_t* const* codes,
                                          const float* const* scales, const int32_t* zps, size_t block,
                                          size_t phase, unsigned bits, int is_signed) {
   const size_t nb = (phase + m + block - 1) / block;
   size_t j = 0;
 #ifdef __wasm_simd128__
-  const size_t per = 8 / bits;
   /* 4- and 8-bit codes, 16 bytes a step (C = 128 / bits columns, P = 32 / bits codes a 32-bit
    * lane): code r of each lane shifted down and masked, ORed into the mantissa of 2^23 (for int4
    * the code plus 8, by an XOR) and 2^23 + zp subtracted gives q - zp exactly, with no widening
    * shuffles; accumulator r holds columns r, P + r, 2P + r, 3P + r (transposed in and out). */
-  if (bits != 2 && block % (128 / bits) == 0 && phase % (128 / bits) == 0) {
+  if (block % (128 / bits) == 0 && phase % (128 / bits) == 0) {
     const int P = 32 / (int)bits, C = 128 / (int)bits; /* 8 and 32, or 4 and 16 */
     const v128_t mask = wasm_i32x4_splat((1 << bits) - 1);
     const v128_t magic = wasm_i32x4_splat(is_signed ? 0x4b000008 : 0x4b000000);
@@ -325,35 +323,6 @@ static WG_ALWAYS_INLINE void dequant_sum(float* acc, size_t m, size_t n, const u
       for (int g = 0; g < P / 4; ++g) {
         for (int i = 0; i < 4; ++i) wasm_v128_store(acc + j + 4 * (g + i * P / 4), a[4 * g + i]);
       }
-    }
-  }
-  if (block % 16 == 0 && phase % 16 == 0) { /* 16 columns never straddle a block */
-    for (; j + 16 <= m; j += 16) {
-      const size_t b = (phase + j) / block;
-      v128_t a0 = wasm_v128_load(acc + j), a1 = wasm_v128_load(acc + j + 4);
-      v128_t a2 = wasm_v128_load(acc + j + 8), a3 = wasm_v128_load(acc + j + 12);
-      for (size_t i = 0; i < n; ++i) {
-        v128_t c = unpack16(codes[i] + j / per, bits), lo, hi;
-        const int32_t zp = zps[i * nb + b];
-        if (bits == 8) {
-          lo = wasm_i16x8_sub(wasm_u16x8_extend_low_u8x16(c), wasm_i16x8_splat((int16_t)zp));
-          hi = wasm_i16x8_sub(wasm_u16x8_extend_high_u8x16(c), wasm_i16x8_splat((int16_t)zp));
-        } else {
-          if (is_signed) c = wasm_i8x16_sub(wasm_v128_xor(c, wasm_i8x16_const_splat(8)), wasm_i8x16_const_splat(8));
-          c = wasm_i8x16_sub(c, wasm_i8x16_splat((int8_t)zp));
-          lo = wasm_i16x8_extend_low_i8x16(c);
-          hi = wasm_i16x8_extend_high_i8x16(c);
-        }
-        const v128_t vs = wasm_v128_load32_splat(scales[i] + b);
-        a0 = wasm_f32x4_add(a0, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(lo)), vs));
-        a1 = wasm_f32x4_add(a1, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(lo)), vs));
-        a2 = wasm_f32x4_add(a2, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_low_i16x8(hi)), vs));
-        a3 = wasm_f32x4_add(a3, wasm_f32x4_mul(wasm_f32x4_convert_i32x4(wasm_i32x4_extend_high_i16x8(hi)), vs));
-      }
-      wasm_v128_store(acc + j, a0);
-      wasm_v128_store(acc + j + 4, a1);
-      wasm_v128_store(acc + j + 8, a2);
-      wasm_v128_store(acc + j + 12, a3);
     }
   }
 #endif

@@ -65,14 +65,14 @@ WG_DEQUANT_KERNELS(WG_DECLARE_DEQUANT)
  * writes it, so that the sums are those of the dequantized rows. Row i's codes start at codes[i]
  * on a byte; code j is in block b = (phase + j) / block of the run, whose scale is scales[i][b]
  * and zero point zps[i * nb + b], nb = (phase + m + block - 1) / block. The values are never
- * stored: each 16 columns take every row's, in registers, before the next 16. */
+ * stored: every row's are added, in registers, to 16 bytes' worth of columns before the next. */
 typedef void (*wg_dequant_sum_fn)(float* acc, size_t m, size_t n, const uint8_t* const* codes,
                                   const float* const* scales, const int32_t* zps, size_t block, size_t phase);
 #define WG_DEQUANT_SUM_KERNEL(name)                                                               \
   void name(float* acc, size_t m, size_t n, const uint8_t* const* codes, const float* const* scales, \
             const int32_t* zps, size_t block, size_t phase)
 /* Every one, once: X(codes, bits, is_signed) names wg_dequant_sum_<codes>_f32. */
-#define WG_DEQUANT_SUM_KERNELS(X) X(u2, 2, 0) X(u4, 4, 0) X(i4, 4, 1) X(u8, 8, 0)
+#define WG_DEQUANT_SUM_KERNELS(X) X(u4, 4, 0) X(i4, 4, 1) X(u8, 8, 0)
 #define WG_DECLARE_DEQUANT_SUM(c, bits, is_signed) WG_DEQUANT_SUM_KERNEL(wg_dequant_sum_##c##_f32);
 WG_DEQUANT_SUM_KERNELS(WG_DECLARE_DEQUANT_SUM)
 #undef WG_DECLARE_DEQUANT_SUM

@@ -136,7 +136,7 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
 void wg_pool_copy(wg_pool* pool, void* dst, const void* src, size_t n);
 /* n rows of row_bytes, row rows[i] at src + rows[i] * row_bytes, each copied in the order given
  * into dst, which holds dst_rows rows (a multiple of 64, reused: it stays in cache), on the pool in
- * tiles of 64 rows: the benchmark's bound for reading rows in a gather's order (runner.c), nothing else. */
+ * tiles of 64 rows: the benchmark's bound for reading rows in a given order (runner.c), nothing else. */
 void wg_pool_copy_rows(wg_pool* pool, void* dst, size_t dst_rows, const void* src, size_t row_bytes,
                        const int32_t* rows, size_t n);
 

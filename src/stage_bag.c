@@ -290,7 +290,8 @@ static const float* quant_scales(const wg_bag_job* t, size_t r, size_t e0) {
 
 /* acc[e] = acc[e] + x[j * stride + e] for the n rows j in order, m columns: consecutive rows of
  * data (a segment's), their columns 16 at a time in v128 accumulators straight down the rows
- * (no group to set up: the narrow rows of many short segments are what it is for). */
+ * (no group to set up: the narrow rows of many short segments are what it is for), the rest one
+ * by one. */
 static void sum_rows_f32(float* restrict acc, const float* x, size_t stride, size_t n, size_t m) {
   size_t e = 0;
 #ifdef __wasm_simd128__
@@ -307,11 +308,6 @@ static void sum_rows_f32(float* restrict acc, const float* x, size_t stride, siz
     wasm_v128_store(acc + e + 4, a1);
     wasm_v128_store(acc + e + 8, a2);
     wasm_v128_store(acc + e + 12, a3);
-  }
-  for (; e + 4 <= m; e += 4) {
-    v128_t a = wasm_v128_load(acc + e);
-    for (size_t j = 0; j < n; ++j) a = wasm_f32x4_add(a, wasm_v128_load(x + j * stride + e));
-    wasm_v128_store(acc + e, a);
   }
 #endif
   for (; e < m; ++e) {
@@ -346,20 +342,6 @@ static void apply_quant(const wg_bag_job* t, chunk* k, float* acc, group* g, flo
   }
   for (size_t i = 0; i < g->n; ++i) g->xf[i] = load_f32(t, g->row[i] < 0 ? WG_ZERO_BLOCK : (size_t)g->row[i], k->e0, k->m, tmp[i]);
   apply_f32(t, k, acc, g);
-}
-
-/* Reads the first bytes of the rows' codes and scales for the chunk, all at once, so that their
- * cache misses overlap (wasm has no prefetch; the kernel's own first loads of a row come one row's
- * work apart). */
-static void touch_quant(const wg_bag_job* t, const size_t* rows, size_t n, size_t e0) {
-  uint32_t sum = 0;
-  for (size_t i = 0; i < n; ++i) {
-    if (rows[i] == WG_ZERO_BLOCK) continue;
-    sum += *quant_codes(t, rows[i], e0);
-    sum += *(const uint8_t*)quant_scales(t, rows[i], e0);
-  }
-  volatile uint32_t sink = sum; /* kept: the loads are the point */
-  (void)sink;
 }
 
 /* A group into the chunk's accumulators, by their type. */
@@ -452,7 +434,6 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   for (size_t j = t->gathers ? start : end; j < end;) {
     size_t n = end - j < WG_SEGMENT ? end - j : WG_SEGMENT;
     if (!rows_of(t, j, n, rows)) return 0;
-    if (t->quant_sum) touch_quant(t, rows, n, k->e0);
     for (size_t i = 0; i < n; ++i) {
       size_t r = rows[i];
       if (t->has_padding && r == t->padding) continue;
@@ -763,11 +744,12 @@ void wg_plan_bag(wg_plan* plan, wg_bag_job* t) {
   if (t->gathers) {
     plan->check = (wg_index_check){.depth = 1, .dim_sizes = &t->rows, .first_dim = 0};
   }
-  /* a quantized table's unweighted sums (and means) summed as dequantized: whole rows of 16s, the
-   * quantize axis last, float32 scales */
+  /* a quantized table's unweighted sums (and means) summed as dequantized: 4- or 8-bit codes in
+   * whole rows and blocks of 16 bytes' worth, the quantize axis last, float32 scales */
   const wg_dequant_job* q = &t->quant;
+  const size_t step = q->bits ? 128 / q->bits : 0; /* columns in 16 bytes of codes */
   t->quant_sum = t->value == WG_BAG_QUANT && !t->weighted && q->scale_type == WG_SCALE_F32 && q->post == 1 &&
-                         q->qlen == t->inner && t->inner % 16 == 0 && q->block % 16 == 0 &&
+                         q->bits >= 4 && q->qlen == t->inner && t->inner % step == 0 && q->block % step == 0 &&
                          (t->reduce == WG_REDUCE_ADD || t->reduce == WG_REDUCE_MEAN || t->reduce == WG_REDUCE_SQRTN)
                      ? wg_pick_dequant_sum(q->bits, q->is_signed)
                      : NULL;

@@ -6,7 +6,7 @@
  * - each of the 12 kernels against the one-value formula, for every start code c0 (odd nibbles
  *   and partial bytes), length, block size (1, 16, 32) and phase in the first block, with a
  *   guard on both sides of the output (nothing written outside it);
- * - each of the 4 sum kernels (wg_dequant_sum_*) against the same formula summed row by row in
+ * - each of the 3 sum kernels (wg_dequant_sum_*) against the same formula summed row by row in
  *   order, for 0 to 9 rows, lengths with and without a tail, blocks of 16 to 128 and phases on
  *   16 columns, with guards beside the accumulators. Natively this is the scalar path; the wasm SIMD path is checked against the JS
  *   reference (tests/ops/gather-block-quantized.test.mjs). */

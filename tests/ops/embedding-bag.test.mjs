@@ -38,7 +38,7 @@ test('a prepared embeddingBag reads its ids and offsets at each run, and checks 
 
 // The sums of a block-quantized table's rows as they are dequantized (src/dequant_kernels.c,
 // wg_dequant_sum_*), against the reference's rows dequantized first, bit for bit: every kind of
-// codes, with and without zero points, blocks of 16 (the 16-column loop for 4-bit codes), 32 and
+// codes, with and without zero points, blocks of 16 (for 4-bit codes the dequantize-first path), 32 and
 // more (16 bytes a step), 512 (a chunk of 256 columns starting inside a block), rows whose last
 // block is short (the loops' tails), scales that are zero, subnormal, infinite or NaN, and bags
 // with a row of zeros (outOfRange 'zero': the group dequantized first instead).
