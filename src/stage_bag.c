@@ -278,16 +278,6 @@ DEFINE_APPLY(float, f32, xf, 1)
 DEFINE_APPLY(double, f64, xd, 0)
 #undef DEFINE_APPLY
 
-/* Where row r's codes and scales for the chunk from column e0 start (the sum kernels' case:
- * whole rows, the quantize axis last, blocks of a power of two). */
-static const uint8_t* quant_codes(const wg_bag_job* t, size_t r, size_t e0) {
-  const unsigned shift = t->quant.bits == 8 ? 0 : t->quant.bits == 4 ? 1 : 2; /* 8 / bits codes a byte */
-  return t->quant.data + ((r * t->inner + e0) >> shift);
-}
-static const float* quant_scales(const wg_bag_job* t, size_t r, size_t e0) {
-  return (const float*)t->quant.scales + r * t->quant.nblk + e0 / t->quant.block;
-}
-
 /* acc[e] = acc[e] + x[j * stride + e] for the n rows j in order, m columns: consecutive rows of
  * data (a segment's), their columns 16 at a time in v128 accumulators straight down the rows
  * (no group to set up: the narrow rows of many short segments are what it is for), the rest one
@@ -328,14 +318,12 @@ static void apply_quant(const wg_bag_job* t, chunk* k, float* acc, group* g, flo
     const float* scales[GROUP];
     /* the chunk starts on 16 columns, so on a block or 16 columns into one: at most 17 blocks */
     int32_t zps[GROUP * (WG_BAG_CHUNK / 16 + 1)];
-    const size_t phase = k->e0 % q->block, nb = (phase + k->m + q->block - 1) / q->block;
+    const size_t phase = k->e0 % q->block, nb = (phase + k->m + q->block - 1) / q->block, per = 8 / q->bits;
     for (size_t i = 0; i < g->n; ++i) {
-      codes[i] = quant_codes(t, (size_t)g->row[i], k->e0);
-      scales[i] = quant_scales(t, (size_t)g->row[i], k->e0);
-      if (q->zp_kind != WG_ZP_DEFAULT) wg_dequant_zero_points(q, (size_t)(scales[i] - (const float*)q->scales), nb, zps + i * nb);
-    }
-    if (q->zp_kind == WG_ZP_DEFAULT) {
-      for (size_t i = 0; i < g->n * nb; ++i) zps[i] = q->default_zp;
+      const size_t r = (size_t)g->row[i], s0 = r * q->nblk + k->e0 / q->block; /* the chunk's first block */
+      codes[i] = q->data + (r * t->inner + k->e0) / per; /* on a byte: the plan's rule */
+      scales[i] = (const float*)q->scales + s0;
+      wg_dequant_zero_points(q, s0, nb, zps + i * nb);
     }
     t->quant_sum(acc, k->m, g->n, codes, scales, zps, q->block, phase);
     return;
@@ -396,8 +384,7 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   size_t rows[WG_SEGMENT];
   group g;
   g.n = 0;
-  const size_t m = k->m;
-  size_t start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
+  const size_t m = k->m, start = t->form == WG_SEGMENTS_FIXED ? s * t->fixed : t->starts[s];
   const size_t end = t->form == WG_SEGMENTS_FIXED ? start + t->fixed : t->starts[s + 1];
   /* the start: initial, or the reduction's identity (a bag's max takes its first row) */
   double first = t->has_initial ? t->initial
@@ -413,13 +400,13 @@ static int reduce_chunk(const wg_bag_job* t, size_t o, size_t s, chunk* k) {
   k->wsum = k->w2sum = 0;
   /* data's own entries (float32 or float64): consecutive rows, nothing to resolve; a float32 sum
    * straight down the rows, else in groups */
-  if (!t->gathers && !f64 && (t->reduce == WG_REDUCE_ADD || t->reduce == WG_REDUCE_MEAN)) {
+  const int straight = !t->gathers && !f64 && (t->reduce == WG_REDUCE_ADD || t->reduce == WG_REDUCE_MEAN);
+  if (straight) {
     sum_rows_f32(acc.f, (const float*)(const void*)t->data + (o * t->entries + start) * t->inner + k->e0, t->inner,
                  end - start, m);
     k->count += end - start;
-    start = end; /* done */
   }
-  for (size_t j = start; !t->gathers && j < end; j += g.n) {
+  for (size_t j = start; !t->gathers && !straight && j < end; j += g.n) {
     g.n = end - j < GROUP ? end - j : GROUP;
     size_t p = (o * t->entries + j) * t->inner + k->e0;
     for (size_t i = 0; i < g.n; ++i, p += t->inner) {
@@ -575,28 +562,17 @@ static int id_step(const wg_bag_job* t, size_t* starts, id_scan* k, size_t p, in
   return 1;
 }
 
-/* A change of sorted 32-bit ids at position c (ids_starts32): the id is above the one before and
- * below the segments (0 if not), and the segments up to it start at c. */
-static inline int id_change32(const wg_bag_job* t, const int32_t* q, int u, size_t c, size_t* starts, size_t* s) {
-  const int64_t v = u ? (int64_t)(uint32_t)q[c] : q[c], prev = u ? (int64_t)(uint32_t)q[c - 1] : q[c - 1];
-  if (v < prev || (uint64_t)v >= t->bags) return 0;
-  while (*s <= (size_t)v) starts[(*s)++] = c;
-  return 1;
-}
-
-/* Sorted 32-bit segment ids' starts in one pass (len >= 1): the positions where the id changes found
- * sixteen at a time as a bitmask, most ids repeating the one before. 0 where an id breaks a rule:
- * the exact scan then says which and where. */
-static int ids_starts32(const wg_bag_job* t, size_t* starts) {
+/* The scan of 32-bit ids (int32, or uint32 where u): the ids where one changes from the one
+ * before found sixteen at a time as a bitmask (most repeat it), each taken by id_step as the
+ * other types' scan takes it. 0 with *st set at an id that breaks a rule. */
+static int scan_ids32(const wg_bag_job* t, size_t* starts, id_scan* k, int u, wg_status* st, wg_error_info* err) {
   const int32_t* q = t->segments;
   const size_t len = t->segments_len;
-  const int u = t->segments_type == WG_INDEX_U32;
-  const int64_t first = u ? (int64_t)(uint32_t)q[0] : q[0];
-  if (first < 0 || (uint64_t)first >= t->bags) return 0;
-  size_t s = 0, p = 1;
-  while (s <= (size_t)first) starts[s++] = 0;
+#define ID32(p) (u ? (int64_t)(uint32_t)q[p] : (int64_t)q[p])
+  if (!id_step(t, starts, k, 0, ID32(0), st, err)) return 0;
+  size_t p = 1;
 #ifdef __wasm_simd128__
-  for (; len - p >= 16 && p < len; p += 16) {
+  for (; p < len && len - p >= 16; p += 16) {
     const v128_t d0 = wasm_i32x4_ne(wasm_v128_load(q + p), wasm_v128_load(q + p - 1));
     const v128_t d1 = wasm_i32x4_ne(wasm_v128_load(q + p + 4), wasm_v128_load(q + p + 3));
     const v128_t d2 = wasm_i32x4_ne(wasm_v128_load(q + p + 8), wasm_v128_load(q + p + 7));
@@ -604,14 +580,15 @@ static int ids_starts32(const wg_bag_job* t, size_t* starts) {
     uint32_t bits = wasm_i32x4_bitmask(d0) | wasm_i32x4_bitmask(d1) << 4 | wasm_i32x4_bitmask(d2) << 8 |
                     wasm_i32x4_bitmask(d3) << 12;
     for (; bits; bits &= bits - 1) {
-      if (!id_change32(t, q, u, p + (size_t)__builtin_ctz(bits), starts, &s)) return 0;
+      const size_t c = p + (size_t)__builtin_ctz(bits);
+      if (!id_step(t, starts, k, c, ID32(c), st, err)) return 0;
     }
   }
 #endif
   for (; p < len; ++p) {
-    if (q[p] != q[p - 1] && !id_change32(t, q, u, p, starts, &s)) return 0;
+    if (q[p] != q[p - 1] && !id_step(t, starts, k, p, ID32(p), st, err)) return 0;
   }
-  while (s <= t->bags) starts[s++] = len;
+#undef ID32
   return 1;
 }
 
@@ -665,9 +642,8 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
       id_scan k = {.prev = INT64_MIN, .s = 0, .beyond = SIZE_MAX};
       wg_status st = WG_OK;
       const size_t len = t->segments_len;
-      if ((t->segments_type == WG_INDEX_I32 || t->segments_type == WG_INDEX_U32) && ids_starts32(t, starts)) return WG_OK;
-      /* the exact scan (64-bit ids, or an id that breaks a rule): a loop per index type, most ids
-       * repeating the one before, four at a time one compare */
+      /* a loop per index type, most ids repeating the one before: 32-bit ids sixteen at a time
+       * (scan_ids32), 64-bit ones four at a time one compare */
 #define SCAN_IDS(T, LOAD)                                                        \
   for (size_t p = 0; p < len;) {                                                 \
     const T* q = (const T*)t->segments + p;                                      \
@@ -681,16 +657,16 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
     if ((v != k.prev || p == 0) && !id_step(t, starts, &k, p, v, &st, err)) return st; \
     ++p;                                                                         \
   }
-#define AS_I64(x) ((int64_t)(x))
 #define U64_AS_I64(x) ((x) > INT64_MAX ? INT64_MAX : (int64_t)(x))
       switch (t->segments_type) {
-        case WG_INDEX_I32: SCAN_IDS(int32_t, AS_I64) break;
-        case WG_INDEX_U32: SCAN_IDS(uint32_t, AS_I64) break;
-        case WG_INDEX_I64: SCAN_IDS(int64_t, AS_I64) break;
+        case WG_INDEX_I32:
+        case WG_INDEX_U32:
+          if (!scan_ids32(t, starts, &k, t->segments_type == WG_INDEX_U32, &st, err)) return st;
+          break;
+        case WG_INDEX_I64: SCAN_IDS(int64_t, (int64_t)) break;
         default: SCAN_IDS(uint64_t, U64_AS_I64)
       }
 #undef SCAN_IDS
-#undef AS_I64
 #undef U64_AS_I64
       if (k.beyond != SIZE_MAX) {
         return segment_fail(err, WG_SEGMENT_ID_RANGE, k.beyond, segment_value(t, k.beyond), (int64_t)t->bags);
