@@ -1,8 +1,8 @@
 // Plain JS bag and segment reductions, as a user would write them without a library: the E
 // workloads' baseline. Float32 tables, valid indices only, each call a new output array. The sums
 // accumulate in the Float32Array output itself, so each add is rounded to float32 as the
-// reference's are; a weighted row is acc += w * x (the product is exact in a double, so this is
-// the fused multiply-add of the reference but for sums that land halfway between two float32s).
+// reference's are; a weighted mean's row is acc += fround(w * x) (TensorFlow's combiner: the
+// product rounded, then added, as the reference computes it).
 // Functions of their arrays, as an application's would be (common/scatter-js-loops.mjs says why).
 
 /** Fixed bags (2-D indices [bags, len]): the sum of each bag's rows. */
@@ -27,7 +27,7 @@ function bagWeightedMean(table, dim, idx, weights, len) {
     for (let k = b * len; k < (b + 1) * len; k++) {
       const r = idx[k] * dim, w = weights[k];
       wsum = Math.fround(wsum + w);
-      for (let e = 0; e < dim; e++) out[o + e] += w * table[r + e];
+      for (let e = 0; e < dim; e++) out[o + e] += Math.fround(w * table[r + e]);
     }
     for (let e = 0; e < dim; e++) out[o + e] /= wsum;
   }

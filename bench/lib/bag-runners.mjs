@@ -95,11 +95,8 @@ const cachedRunner = (label, cache) => ({
   impl: `wasm-gather ${label}, rows in cache (in-wasm)`, mode: 'cached',
   applies: (w) => w.op === 'embeddingBag',
   setup(w, t) {
-    const per = perCall({ ...t, indices: { data: Int32Array.from(t.indices.data, (x) => x % 64), shape: t.indices.shape } });
-    const up = Object.fromEntries(Object.entries(per).filter(([, v]) => v).map(([k, v]) => [k, upload(v)]));
-    const out = upload({ data: new Float32Array(w.outShape.reduce((a, b) => a * b)), shape: w.outShape });
-    const call = callOf(w, residentTable(cache, w, t), up, out);
-    return { run: call, unchecked: true, dispose() { for (const x of [...Object.values(up), out]) x.dispose(); } };
+    const indices = { data: Int32Array.from(t.indices.data, (x) => x % 64), shape: t.indices.shape };
+    return { ...RUNNERS['in-wasm'](label, cache).setup(w, { ...t, indices }), unchecked: true };
   },
 });
 

@@ -5,6 +5,9 @@ import assert from 'node:assert/strict';
 import { bagSuite, torchFixtureSuite } from '../lib/bag-suite.mjs';
 import { badInputSuite } from '../lib/bad-inputs.mjs';
 import { dispose, embeddingBag, heapStats, init, prepare, upload } from '../lib/tested-api.mjs';
+import { embeddingBag as refBag } from '../../common/reference-bag.mjs';
+import { refGatherBlockQuantized } from '../../common/reference-quantized.mjs';
+import { Rng } from '../lib/rng.mjs';
 
 bagSuite('embeddingBag');
 torchFixtureSuite('embeddingBag', 70);
@@ -43,9 +46,6 @@ test('a prepared embeddingBag reads its ids and offsets at each run, and checks 
 // block is short (the loops' tails), scales that are zero, subnormal, infinite or NaN, and bags
 // with a row of zeros (outOfRange 'zero': the group dequantized first instead).
 test('embeddingBag over a quantized table: its sum kernels, every kind of codes, block and tail', async () => {
-  const { embeddingBag: refBag } = await import('../../common/reference-bag.mjs');
-  const { refGatherBlockQuantized } = await import('../../common/reference-quantized.mjs');
-  const { Rng } = await import('../lib/rng.mjs');
   const KINDS = [['uint8', 2], ['uint8', 4], ['uint8', 8], ['uint4', 4], ['int4', 4]];
   const SHAPES = [[16, 16], [32, 48], [32, 128], [64, 128], [128, 384], [512, 544], [16, 40]];
   for (const variant of ['simd', 'simd-threaded']) {
