@@ -5,8 +5,9 @@
 // numSegments, lengths; none, two at once), segments that break a rule (decreasing, negative, past
 // the end, huge, a numSegments past what wasm memory holds), index and segment arrays of every
 // kind, shapes that fit and shapes that do not, float32, float64, float16 and bfloat16 tables,
-// 4-bit quantized ones, refused types, every option value and some invalid ones, and the ways a
-// result can be had: a new array, opts.out, a resident output, resident inputs.
+// quantized ones (uint4, int4, and uint8 codes of 8 or 4 bits), refused types, every option value
+// and some invalid ones, and the ways a result can be had: a new array, opts.out, a resident
+// output, resident inputs.
 // Each call must return, or throw a RangeError or TypeError of the op's own (its message starts
 // with the op's name); the caller's arrays stay as they were; a call that succeeded gives the same
 // bits when made again another way (resident inputs and output, or plain ones), and those of
@@ -84,11 +85,14 @@ function randomArgs(rng, op) {
     if (opts.segmentIds && rng.chance(0.6)) opts.numSegments = rng.chance(0.9) ? bags + rng.int(0, 2) : rng.pick([-1, 2 ** 30, 2 ** 31 - 1, 2 ** 31, 1.5]);
     opts.mode = rng.chance(0.97) ? rng.pick(['sum', 'mean', 'max', 'sqrtn', undefined]) : rng.pick(['avg', 3, null]);
     let weight;
-    if (quantized) { // a 4-bit table of blocks of 16 along its rows, its shapes right or not
-      const cols = rng.pick([16, 32, 48]), scaleType = rng.pick(['float32', 'float16']);
-      weight = { data: Uint8Array.from({ length: Math.ceil(rows * cols / 2) }, () => rng.int(0, 255)), shape: [rows, cols] };
-      const scaleShape = fit ? [rows, cols / 16] : [rows, rng.int(0, 4)];
-      Object.assign(opts, { quantType: rng.pick(['uint4', 'int4']), bits: 4, blockSize: fit ? 16 : rng.pick([16, 32, 24]),
+    if (quantized) { // 4- or 8-bit codes in blocks of 16 to 64 along the rows (the fused sums' and the others'), shapes right or not
+      const cols = rng.pick([16, 32, 48, 64, 128]), scaleType = rng.pick(['float32', 'float16']);
+      const quantType = rng.pick(['uint4', 'int4', 'uint8']), bits = quantType === 'uint8' ? rng.pick([8, 4]) : 4;
+      const stored = quantType === 'uint8' ? cols * bits / 8 : cols, blockSize = fit ? rng.pick([16, 32, 64]) : rng.pick([16, 32, 24]);
+      const bytes = quantType === 'uint8' ? rows * stored : Math.ceil(rows * cols / 2);
+      weight = { data: Uint8Array.from({ length: bytes }, () => rng.int(0, 255)), shape: [rows, stored] };
+      const scaleShape = fit ? [rows, Math.ceil(cols / blockSize)] : [rows, rng.int(0, 4)];
+      Object.assign(opts, { quantType, bits, blockSize,
         scales: { data: values(rng, scaleType, numel(scaleShape)), shape: scaleShape }, scaleType });
     } else {
       weight = { data: values(rng, dtype, rows * numel(inner)), shape: [rows, ...inner] };
@@ -169,7 +173,7 @@ export function callOnce(api, seed, k) {
   const optBefore = ['offsets', 'segmentIds', 'lengths'].map((o) => (ArrayBuffer.isView(opts[o]) ? bytesOf(opts[o]).slice() : null));
   const owned = [];
   const upload = (t) => {
-    const r = api.upload(t, t === args[0] && opts.quantType ? { quantType: opts.quantType } : undefined);
+    const r = api.upload(t, t === args[0] && /^u?int4$/.test(opts.quantType) ? { quantType: opts.quantType } : undefined); // uint8 codes: bytes as they are
     owned.push(r);
     return r;
   };

@@ -677,6 +677,58 @@ static void gbq_perturb(reader* r, size_t* s, size_t* rank, const size_t* unpack
   }
 }
 
+/* The table's value at logical coordinates dc (dc is changed): (code - zero point) * scale in one
+ * float32 multiply, as onnxruntime's kernel. The rules (gbq_rules) must hold. */
+static float gbq_value(const gbq_call* c, const uint8_t* data, const void* scales, const uint8_t* zp, size_t* dc) {
+  int packed = c->qt == WG_QUANT_UINT8, is_signed = c->qt == WG_QUANT_INT4;
+  int bits = packed ? c->bits : 4;
+  size_t per = packed ? (size_t)(8 / c->bits) : 1;
+  size_t row_len = c->ES[c->dr - 1], row_bytes = c->EZ[c->dr - 1];
+  int q = gbq_code(data, ravel(dc, c->L, c->dr), bits, is_signed);
+  dc[c->qa] /= (size_t)c->block;
+  size_t si = ravel(dc, c->ES, c->dr);
+  int z = packed ? 1 << (bits - 1) : 0;
+  if (c->has_zp) {
+    z = packed ? gbq_code(zp, si / row_len * row_bytes * per + si % row_len, bits, 0)
+               : gbq_code(zp, si, 4, is_signed);
+  }
+  float scale = c->st == WG_SCALE_F32 ? ((const float*)scales)[si]
+                : c->st == WG_SCALE_F16 ? f16_to_f32(((const uint16_t*)scales)[si])
+                                        : bf16_to_f32(((const uint16_t*)scales)[si]);
+  volatile float diff = (float)(q - z);
+  return diff * scale;
+}
+
+/* Element o of a tensor of the scale type: the float32 value, rounded to it (nearest even). */
+static void gbq_put(int st, uint8_t* p, size_t o, float value) {
+  if (st == WG_SCALE_F16 || st == WG_SCALE_BF16) {
+    uint16_t h = st == WG_SCALE_F16 ? f32_to_f16(value) : f32_to_bf16(value);
+    memcpy(p + o * 2, &h, 2);
+  } else { /* float32, and an invalid type's 4 bytes */
+    memcpy(p + o * 4, &value, 4);
+  }
+}
+
+/* n scales of the type: mostly small powers of two and fractions, sometimes any bits (Inf, NaN,
+ * subnormal). */
+static void gbq_fill_scales(reader* r, uint8_t* p, size_t n, int st) {
+  for (size_t i = 0; i < n; ++i) {
+    uint64_t v = rnd(r);
+    float f = (float)((int)(v >> 8 & 63) - 32) / (float)(1 << (v >> 16 & 7));
+    if ((v & 15) == 0) { /* raw bits */
+      if (st == WG_SCALE_F16 || st == WG_SCALE_BF16) {
+        uint16_t h = (uint16_t)(v >> 48);
+        memcpy(p + i * 2, &h, 2);
+      } else {
+        uint32_t w = (uint32_t)(v >> 32);
+        memcpy(p + i * 4, &w, 4);
+      }
+    } else {
+      gbq_put(st, p, i, f);
+    }
+  }
+}
+
 static wg_status gbq_reference(const gbq_call* c, const uint8_t* data, const void* scales,
                                const uint8_t* zp, uint8_t* want, wg_error_info* err) {
   wg_index_type t = (wg_index_type)c->itype;
@@ -696,10 +748,6 @@ static wg_status gbq_reference(const gbq_call* c, const uint8_t* data, const voi
       }
     }
   }
-  int packed = c->qt == WG_QUANT_UINT8, is_signed = c->qt == WG_QUANT_INT4;
-  int bits = packed ? c->bits : 4;
-  size_t per = packed ? (size_t)(8 / c->bits) : 1;
-  size_t row_len = c->ES[c->dr - 1], row_bytes = c->EZ[c->dr - 1];
   size_t nout = count(c->O, c->orank), r = c->dr;
   size_t oc[GBQ_RANKS], dc[GBQ_RANKS], ic[GBQ_RANKS];
   for (size_t o = 0; o < nout; ++o) {
@@ -713,26 +761,9 @@ static wg_status gbq_reference(const gbq_call* c, const uint8_t* data, const voi
       for (size_t d = 0; d < c->g; ++d) dc[d] = oc[d];
       dc[c->g] = pos;
       for (size_t d = c->g + 1; d < r; ++d) dc[d] = oc[c->ir + d - 1];
-      int q = gbq_code(data, ravel(dc, c->L, r), bits, is_signed);
-      dc[c->qa] /= (size_t)c->block;
-      size_t si = ravel(dc, c->ES, r);
-      int z = packed ? 1 << (bits - 1) : 0;
-      if (c->has_zp) {
-        z = packed ? gbq_code(zp, si / row_len * row_bytes * per + si % row_len, bits, 0)
-                   : gbq_code(zp, si, 4, is_signed);
-      }
-      float scale = c->st == WG_SCALE_F32 ? ((const float*)scales)[si]
-                    : c->st == WG_SCALE_F16 ? f16_to_f32(((const uint16_t*)scales)[si])
-                                            : bf16_to_f32(((const uint16_t*)scales)[si]);
-      volatile float diff = (float)(q - z); /* one float32 multiply, as onnxruntime's kernel */
-      product = diff * scale;
+      product = gbq_value(c, data, scales, zp, dc);
     }
-    if (c->st == WG_SCALE_F32) {
-      memcpy(want + o * 4, &product, 4);
-    } else {
-      uint16_t h = c->st == WG_SCALE_F16 ? f32_to_f16(product) : f32_to_bf16(product);
-      memcpy(want + o * 2, &h, 2);
-    }
+    gbq_put(c->st, want, o, product);
   }
   return WG_OK;
 }
@@ -859,20 +890,7 @@ static int fuzz_gather_block_quantized(reader* r) {
   buf_new(&out, out_bytes, guarded, (misalign & 4) / 4 * selem);
   for (size_t i = 0; i < data_bytes; ++i) data.p[i] = (uint8_t)(rnd(r) >> 56);
   for (size_t i = 0; i < zp_bytes; ++i) zp.p[i] = (uint8_t)(rnd(r) >> 56);
-  /* scales: mostly small powers of two and fractions, sometimes any bits (Inf, NaN, subnormal) */
-  for (size_t i = 0; i < nscales; ++i) {
-    uint64_t v = rnd(r);
-    int raw = (v & 15) == 0;
-    float f = (float)((int)(v >> 8 & 63) - 32) / (float)(1 << (v >> 16 & 7));
-    if (selem == 4) {
-      uint32_t w = raw ? (uint32_t)(v >> 32) : 0;
-      if (!raw) memcpy(&w, &f, 4);
-      memcpy(scales.p + i * 4, &w, 4);
-    } else {
-      uint16_t h = raw ? (uint16_t)(v >> 48) : c.st == WG_SCALE_BF16 ? f32_to_bf16(f) : f32_to_f16(f);
-      memcpy(scales.p + i * 2, &h, 2);
-    }
-  }
+  gbq_fill_scales(r, scales.p, nscales, c.st);
   for (size_t p = 0; p < c.nidx; ++p) {
     uint64_t v = decode_index(r, c.L[c.g], hostile);
     if (INDEX_BYTES[c.itype] == 4) {
@@ -1569,7 +1587,14 @@ static int fuzz_scatter(reader* r) {
  *   x: index type | mode << 2 (error, zero, clamp, invalid) | negative << 4 (wrap, error,
  *      invalid, wrap) | 0x40 guard zones | 0x80 an invalid index type
  *   o: 0x01 per-sample weights (embedding_bag) or initial (segment_reduce) | 0x02 padding_idx |
- *      0x04 max_indices | misalign << 4 (in elements) | 0xff no desc at all
+ *      0x04 max_indices | 0x08 a quantized table (embedding_bag) | misalign << 4 (in elements) |
+ *      0xff no desc at all
+ *   a quantized table's two bytes (the value type is then the scales'):
+ *      quant type (0-3: uint8, uint4, int4, a float32 table (refused)) | scale type << 2 (f32,
+ *      f16, bf16, f64 (refused)) | 0x10 zero points | bits << 5 (0-3: 4, 2, 8, 3 (refused)) |
+ *      0x80 scales' shape perturbed;
+ *      block size (0-7: 16, 32, 64, 128, 256, 24, 0, 512) | quantize axis << 3 (0-3: -1, 0, 1,
+ *      the rank) | 0x20 zero points' shape perturbed; the perturbation bytes come after them
  *   data rank (% 4; >= 0xf8: 17); embedding_bag: index rank (< 0x80 the form's, else % 3;
  *   >= 0xf8: 17), segment_reduce: axis (int8; 0x80 INT32_MIN, 0x7f INT32_MAX); data dims, index
  *   dims, the segments' count (a dim; ids: num_segments, < 0xb0 % 8, else NUM_TABLE), padding
@@ -1600,8 +1625,10 @@ static const int64_t NUM_TABLE[] = {0, 1, 7, 16, 64, 257, 4097, 1 << 20, (1 << 2
 
 typedef struct bag_call {
   int32_t vt, reduce, form, mode, negative, axis, num, pad;
-  int stype, itype, how, weighted, padded, want_mi, has_init, no_desc, bad_itype;
+  int stype, itype, how, weighted, padded, want_mi, has_init, no_desc, bad_itype, quant;
   size_t D[RANKS], I[RANKS], O[RANKS], dr, ir, orank;
+  size_t V[GBQ_RANKS]; /* the values' shape: D, or a quantized table's logical shape */
+  gbq_call q;          /* a quantized table: its layout (gather axis 0, no indices of its own) */
   size_t a, outer, n, inner, rows, bags, padn, width; /* derived by bag_rules */
   size_t slen;
   const void* idx;
@@ -1621,6 +1648,12 @@ static void bag_describe(void) {
           c->padded, c->pad, c->want_mi, c->has_init, c->axis, c->num, c->no_desc);
   print_shape("data", c->D, c->dr);
   if (SC_IS(embedding_bag)) print_shape("indices", c->I, c->ir);
+  if (c->quant) {
+    fprintf(stderr, "  quantized: quant type %d scale type %d bits %d block %d quantize axis %d zero points %d\n",
+            c->q.qt, c->q.st, c->q.bits, c->q.block, c->q.qaxis, c->q.has_zp);
+    print_shape("scales", c->q.S, c->q.sr);
+    if (c->q.has_zp) print_shape("zero points", c->q.Z, c->q.zr);
+  }
   for (size_t p = 0; c->seg && p < c->slen && p < 32 && c->stype < 4; ++p) {
     uint64_t mag;
     int neg;
@@ -1689,6 +1722,14 @@ static void bag_plan_rules(bag_call* c, outcomes* s) {
   if (c->dr > WG_MAX_RANK || (bag && c->ir > WG_MAX_RANK)) ALLOW_ANY(s, WG_ERR_MAX_RANK);
   if (c->dr < 1) ALLOW_ANY(s, WG_ERR_DATA_SCALAR);
   if (s->n) return;
+  if (c->quant) { /* the table's rules first (wg_dequant_table), then the bag's on its logical shape */
+    int scale_type_only;
+    unsigned broken = gbq_rules(&c->q, &scale_type_only);
+    for (wg_status st = 0; st < 32; ++st)
+      if (broken & BIT(st)) ALLOW_ANY(s, st);
+    if (s->n) return;
+    memcpy(c->V, c->q.L, c->dr * sizeof(size_t));
+  }
   if (!bag_float_type(c->vt)) ALLOW_ANY(s, WG_ERR_VALUE_TYPE);
   if (c->vt < 0 || c->vt > WG_VALUE_F64) ALLOW_ANY(s, WG_ERR_INVALID_ARGUMENT);
   int form_ok;
@@ -1737,11 +1778,11 @@ static void bag_plan_rules(bag_call* c, outcomes* s) {
             : c->form == WG_SEGMENTS_IDS ? (size_t)(c->num > 0 ? c->num : 0) : c->slen;
   c->orank = 0;
   if (bag) {
-    c->rows = c->D[0];
+    c->rows = c->V[0];
     c->outer = 1;
-    c->inner = count(c->D + 1, c->dr - 1);
+    c->inner = count(c->V + 1, c->dr - 1);
     c->O[c->orank++] = c->bags;
-    for (size_t d = 1; d < c->dr; ++d) c->O[c->orank++] = c->D[d];
+    for (size_t d = 1; d < c->dr; ++d) c->O[c->orank++] = c->V[d];
     if (c->weighted && c->reduce == WG_REDUCE_MAX) allow(s, WG_ERR_WEIGHTS, 1, WG_ARG_WEIGHTS, -2, -1, -1, -1);
     if (c->padded) {
       uint64_t rows = c->rows; /* any size: [-rows, rows) compared unsigned */
@@ -2041,13 +2082,20 @@ static int bag_same(int32_t vt, const uint8_t* got, const uint8_t* want, size_t 
   return a == b || (is_nan_bits(vt, a) && is_nan_bits(vt, b));
 }
 
-/* The record the public wrappers make (src/op_embedding_bag.c, src/op_segment_reduce.c), for a shape
- * query without tensors. */
-static wg_status bag_shape(const bag_call* c, const wg_bag_desc* desc, wg_call* rec) {
-  wg_status st = wg_call_bag(rec, FUZZ_OP, NULL, c->D, c->dr, c->no_desc ? NULL : desc, NULL);
+/* The dtypes of the quantized table's codes and scales, by the input's quant and scale type (the
+ * last of each refused). */
+static const int32_t QUANT_DTYPE[4] = {WG_DTYPE_U8, WG_DTYPE_U4, WG_DTYPE_I4, WG_DTYPE_F32};
+static const int32_t SCALE_DTYPE[4] = {WG_DTYPE_F32, WG_DTYPE_F16, WG_DTYPE_BF16, WG_DTYPE_F64};
+static const int32_t SCALE_VT[4] = {WG_VALUE_F32, WG_VALUE_F16, WG_VALUE_BF16, WG_VALUE_F32};
+
+/* The record the public wrappers make (src/op_embedding_bag.c, src/op_segment_reduce.c), with a
+ * quantized table's tensors as the JS binding sets them (the C API has no quantized bags); NULL
+ * tensors for a shape query. */
+static wg_status bag_record(const bag_call* c, const wg_bag_desc* desc, wg_call* rec, const void* data,
+                            const void* idx, wg_index_type itype, const void* scales, const void* zp, void* out) {
+  wg_status st = wg_call_bag(rec, FUZZ_OP, data, c->D, c->dr, c->no_desc ? NULL : desc, out);
   if (SC_IS(embedding_bag)) {
-    if (st == WG_OK) st = wg_call_tensor(rec, WG_TENSOR_indices, NULL, wg_dtype_of(wg_index_dtypes, 4, c->itype),
-                                         c->I, c->ir);
+    if (st == WG_OK) st = wg_call_tensor(rec, WG_TENSOR_indices, idx, wg_dtype_of(wg_index_dtypes, 4, itype), c->I, c->ir);
     if (st == WG_OK && desc->weights) {
       rec->tensors[WG_TENSOR_weights].rank = c->ir;
       memcpy(rec->tensors[WG_TENSOR_weights].shape, c->I, c->ir * sizeof(size_t));
@@ -2055,7 +2103,46 @@ static wg_status bag_shape(const bag_call* c, const wg_bag_desc* desc, wg_call* 
   } else {
     rec->attrs[WG_ATTR_axis] = c->axis;
   }
+  if (st == WG_OK && c->quant) {
+    rec->tensors[WG_TENSOR_data].dtype = QUANT_DTYPE[c->q.qt];
+    rec->attrs[WG_ATTR_bits] = c->q.bits;
+    rec->attrs[WG_ATTR_block_size] = c->q.block;
+    rec->attrs[WG_ATTR_quantize_axis] = c->q.qaxis;
+    st = wg_call_tensor(rec, WG_TENSOR_scales, scales, SCALE_DTYPE[c->q.st], c->q.S, c->q.sr);
+    if (st == WG_OK && c->q.has_zp) st = wg_call_tensor(rec, WG_TENSOR_zero_points, zp, QUANT_DTYPE[c->q.qt], c->q.Z, c->q.zr);
+  }
+  return st;
+}
+
+static wg_status bag_shape(const bag_call* c, const wg_bag_desc* desc, wg_call* rec) {
+  wg_status st = bag_record(c, desc, rec, NULL, NULL, (wg_index_type)c->itype, NULL, NULL, NULL);
   return st == WG_OK ? wg_call_shape(rec) : st;
+}
+
+/* The quantized table's layout from the input (fuzz_bag's header), its scales' and zero points'
+ * shapes as the rules ask or perturbed. */
+static void bag_quant_layout(reader* r, bag_call* c, uint8_t qb, uint8_t kb) {
+  gbq_call* q = &c->q;
+  static const int BITS[4] = {4, 2, 8, 3};
+  static const int32_t BLOCKS[8] = {16, 32, 64, 128, 256, 24, 0, 512};
+  q->qt = qb & 3;
+  q->st = qb >> 2 & 3;
+  q->has_zp = qb >> 4 & 1;
+  q->bits = BITS[qb >> 5 & 3];
+  q->block = BLOCKS[kb & 7];
+  int qa = kb >> 3 & 3;
+  q->qaxis = qa == 0 ? -1 : qa == 3 ? (int32_t)c->dr : qa - 1;
+  q->dr = c->dr;
+  memcpy(q->D, c->D, c->dr * sizeof(size_t));
+  int scale_type_only;
+  gbq_rules(q, &scale_type_only);
+  int derived = q->esr > 0;
+  q->sr = derived ? q->esr : q->dr;
+  q->zr = derived ? q->ezr : q->dr;
+  memcpy(q->S, derived ? q->ES : q->D, q->sr * sizeof(size_t));
+  memcpy(q->Z, derived ? q->EZ : q->D, q->zr * sizeof(size_t));
+  if (qb >> 7) gbq_perturb(r, q->S, &q->sr, NULL);
+  if (kb >> 5 & 1) gbq_perturb(r, q->Z, &q->zr, q->qt == WG_QUANT_UINT8 ? q->S : NULL);
 }
 
 static int fuzz_bag(reader* r) {
@@ -2079,13 +2166,18 @@ static int fuzz_bag(reader* r) {
   c.has_init = !bag && (o & 1);
   c.padded = bag && (o >> 1 & 1);
   c.want_mi = bag && (o >> 2 & 1);
+  c.quant = bag && !c.no_desc && (o >> 3 & 1);
   size_t misalign = o >> 4 & 7;
+  uint8_t qb = c.quant ? byte(r) : 0, kb = c.quant ? byte(r) : 0;
+  if (c.quant) c.vt = SCALE_VT[qb >> 2 & 3];
   uint8_t rb = byte(r), ib = byte(r);
   c.dr = rb >= 0xf8 ? WG_MAX_RANK + 1 : rb % 4;
   if (bag) c.ir = ib >= 0xf8 ? WG_MAX_RANK + 1 : ib & 0x80 ? ib % 3 : c.form == WG_SEGMENTS_FIXED ? 2 : 1;
   else c.axis = ib == 0x80 ? INT32_MIN : ib == 0x7f ? INT32_MAX : (int8_t)ib;
   for (size_t d = 0; d < c.dr; ++d) c.D[d] = decode_dim(byte(r));
   for (size_t d = 0; bag && d < c.ir; ++d) c.I[d] = decode_dim(byte(r));
+  memcpy(c.V, c.D, sizeof c.D);
+  if (c.quant) bag_quant_layout(r, &c, qb, kb);
   uint8_t nb = byte(r);
   size_t nbags = decode_dim(nb);
   c.num = nb < 0xb0 ? nb % 8 : (int32_t)NUM_TABLE[(nb - 0xb0) % (sizeof NUM_TABLE / sizeof NUM_TABLE[0])];
@@ -2139,32 +2231,53 @@ static int fuzz_bag(reader* r) {
   size_t data_bytes = mul_or_max(ndata, w), out_bytes = mul_or_max(nout, w);
   size_t seg_bytes = c.form == WG_SEGMENTS_FIXED ? 0 : mul_or_max(c.slen, swidth);
   size_t work = bag ? mul_or_max(c.bags ? c.nidx : 0, c.inner) : ndata;
+  /* a quantized table: codes (uint8: its stored bytes; 4-bit: two a byte), scales, zero points */
+  size_t nscales = 0, nzp = 0, scale_bytes = 0, zp_bytes = 0, nvalues = 0;
+  if (c.quant) {
+    int nibbles = c.q.qt == WG_QUANT_UINT4 || c.q.qt == WG_QUANT_INT4;
+    size_t selem = c.q.st == WG_SCALE_F16 || c.q.st == WG_SCALE_BF16 ? 2 : c.q.st == WG_SCALE_F32 ? 4 : 8;
+    data_bytes = !nibbles || ndata == SIZE_MAX ? ndata : ndata / 2 + (ndata & 1);
+    nscales = count(c.q.S, c.q.sr), nzp = c.q.has_zp ? count(c.q.Z, c.q.zr) : 0;
+    scale_bytes = mul_or_max(nscales, selem);
+    zp_bytes = !nibbles || nzp == SIZE_MAX ? nzp : nzp / 2 + (nzp & 1);
+    nvalues = plan.n ? 0 : count(c.V, c.dr); /* the dequantized table of the reference */
+  }
   if (c.dr > WG_MAX_RANK || c.ir > WG_MAX_RANK || (c.form != WG_SEGMENTS_FIXED && !made) ||
       data_bytes > MAX_DATA_BYTES || c.nidx > MAX_INDICES || seg_bytes > MAX_DATA_BYTES ||
-      out_bytes > MAX_OUT_BYTES || workspace > MAX_WORKSPACE || work > MAX_BAG_WORK) {
+      out_bytes > MAX_OUT_BYTES || workspace > MAX_WORKSPACE || work > MAX_BAG_WORK ||
+      scale_bytes > MAX_DATA_BYTES || zp_bytes > MAX_DATA_BYTES || nvalues > 4 * MAX_DATA_BYTES) {
     return 0;
   }
 
   /* tensors of their exact sizes, each aligned to its element */
-  buf data, idx, seg, wts, out, mi, init;
+  buf data, idx, seg, wts, out, mi, init, scales, zp;
   size_t mi_bytes = c.want_mi ? nout * 4 : 0;
-  buf_new(&data, data_bytes, guarded, misalign * w);
+  buf_new(&data, data_bytes, guarded, misalign * (c.quant ? 1 : w));
+  buf_new(&scales, scale_bytes, guarded, (misalign & 2) * (scale_bytes / (nscales ? nscales : 1)));
+  buf_new(&zp, zp_bytes, guarded, misalign ^ 3);
   buf_new(&idx, c.nidx * INDEX_BYTES[c.itype], guarded, 0);
   buf_new(&seg, seg_bytes, guarded, (misalign & 3) * swidth);
   buf_new(&wts, c.weighted ? c.nidx * w : 0, guarded, (misalign ^ 3) * w);
   buf_new(&out, out_bytes, guarded, (misalign ^ 5) * w);
   buf_new(&mi, mi_bytes, guarded, (misalign ^ 6) * 4);
   buf_new(&init, c.has_init ? w : 0, guarded, 0);
-  for (size_t p = 0; p < c.nidx; ++p) put_index(idx.p, c.itype, p, decode_index(r, c.dr ? c.D[0] : 0, hostile));
+  for (size_t p = 0; p < c.nidx; ++p) put_index(idx.p, c.itype, p, decode_index(r, c.dr ? c.V[0] : 0, hostile));
   for (size_t p = 0; seg_bytes && p < c.slen; ++p) put_index(seg.p, c.stype, p, (uint64_t)segv[p]);
   int vt = bag_float_type(c.vt) ? c.vt : WG_VALUE_F32; /* refused types: any float32 bits */
   for (size_t p = 0; c.weighted && p < c.nidx; ++p) put_bits(wts.p + p * w, w, bag_value(r, vt));
   if (c.has_init) put_bits(init.p, w, bag_value(r, vt));
-  for (size_t i = 0; i < ndata; ++i) put_bits(data.p + i * w, w, bag_value(r, vt));
+  if (c.quant) {
+    for (size_t i = 0; i < data_bytes; ++i) data.p[i] = (uint8_t)(rnd(r) >> 56);
+    for (size_t i = 0; i < zp_bytes; ++i) zp.p[i] = (uint8_t)(rnd(r) >> 56);
+    gbq_fill_scales(r, scales.p, nscales, c.q.st);
+  } else {
+    for (size_t i = 0; i < ndata; ++i) put_bits(data.p + i * w, w, bag_value(r, vt));
+  }
   c.idx = idx.p;
   c.seg = seg.p;
-  uint8_t* copies[5] = {snapshot(data.p, data.bytes), snapshot(idx.p, idx.bytes), snapshot(seg.p, seg.bytes),
-                        snapshot(wts.p, wts.bytes), snapshot(init.p, init.bytes)};
+  uint8_t* copies[7] = {snapshot(data.p, data.bytes), snapshot(idx.p, idx.bytes), snapshot(seg.p, seg.bytes),
+                        snapshot(wts.p, wts.bytes), snapshot(init.p, init.bytes), snapshot(scales.p, scales.bytes),
+                        snapshot(zp.p, zp.bytes)};
   memset(out.p, 0xA5, out_bytes);
   memset(mi.p, 0xA5, mi_bytes);
   desc.segments = seg.p;
@@ -2177,8 +2290,13 @@ static int fuzz_bag(reader* r) {
   wg_error_info err;
   memset(&err, 0x77, sizeof err);
   const wg_bag_desc* d = c.no_desc ? NULL : &desc;
-  st = bag ? wg_embedding_bag(pool, data.p, c.D, c.dr, idx.p, itype, c.I, c.ir, d, out.p, &err)
-           : wg_segment_reduce(pool, data.p, c.D, c.dr, c.axis, d, out.p, &err);
+  if (c.quant) {
+    st = bag_record(&c, d, &rec, data.p, idx.p, itype, scales.p, zp.p, out.p);
+    st = st == WG_OK ? wg_call_run_api(pool, &rec, &err) : wg_call_failed(&rec, st, &err);
+  } else {
+    st = bag ? wg_embedding_bag(pool, data.p, c.D, c.dr, idx.p, itype, c.I, c.ir, d, out.p, &err)
+             : wg_segment_reduce(pool, data.p, c.D, c.dr, c.axis, d, out.p, &err);
+  }
 
   /* what it must have done: refused what the plan refuses, then an output too large, invalid
    * policies, then broken segments (each before any stage runs: nothing written), then the first
@@ -2222,7 +2340,17 @@ static int fuzz_bag(reader* r) {
     uint8_t* expect = malloc(out_bytes + 1);
     int32_t* expect_mi = malloc(nout * 4 + 4);
     if (!expect || !expect_mi) abort();
-    if (nout && bag) bag_reference(&c, data.p, wts.p, starts, expect, expect_mi);
+    uint8_t* values = data.p;
+    if (c.quant) { /* the table as gather_block_quantized gives it, in the scale type */
+      values = malloc(nvalues * w + 1);
+      if (!values) abort();
+      size_t dc[GBQ_RANKS];
+      for (size_t i = 0; i < nvalues; ++i) {
+        unravel(i, c.V, c.dr, dc);
+        gbq_put(c.q.st, values, i, gbq_value(&c.q, data.p, scales.p, zp.p, dc));
+      }
+    }
+    if (nout && bag) bag_reference(&c, values, wts.p, starts, expect, expect_mi);
     else if (nout) seg_reference(&c, data.p, init.p, starts, expect);
     for (size_t q = 0; q < nout; ++q) {
       if (!bag_same(c.vt, out.p, expect, q))
@@ -2238,14 +2366,15 @@ static int fuzz_bag(reader* r) {
     }
     free(expect);
     free(expect_mi);
+    if (values != data.p) free(values);
   }
   if (c.want_mi && (c.reduce != WG_REDUCE_MAX || st != WG_OK)) {
     for (size_t i = 0; i < mi_bytes; ++i)
       if (mi.p[i] != 0xA5) FAIL("max indices written by a call without them (status %d)", st);
   }
-  const buf* inputs[5] = {&data, &idx, &seg, &wts, &init};
-  static const char* const names[5] = {"data", "indices", "segments", "weights", "initial"};
-  for (int k = 0; k < 5; ++k) {
+  const buf* inputs[7] = {&data, &idx, &seg, &wts, &init, &scales, &zp};
+  static const char* const names[7] = {"data", "indices", "segments", "weights", "initial", "scales", "zero points"};
+  for (int k = 0; k < 7; ++k) {
     if (memcmp(inputs[k]->p, copies[k], inputs[k]->bytes) != 0) FAIL("%s changed", names[k]);
     free(copies[k]);
   }
@@ -2256,6 +2385,8 @@ static int fuzz_bag(reader* r) {
   buf_check_free(&out, "output");
   buf_check_free(&mi, "max indices");
   buf_check_free(&init, "initial");
+  buf_check_free(&scales, "scales");
+  buf_check_free(&zp, "zero points");
   free(starts);
   bag_current = NULL;
   return 0;

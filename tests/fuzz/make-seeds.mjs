@@ -93,7 +93,11 @@ const dups = (n, s) => Array.from({ length: n }, (_, i) => [0, (i * 5) % s]);
 // invalid index type);
 // byte x: index type | mode << 2 | negative << 4 (wrap, error, invalid) | 0x40 guard zones | 0x80
 // an invalid index type;
-// byte o: 1 weights (segment_reduce: initial) | 2 padding | 4 max indices | misalign << 4; 0xff no desc;
+// byte o: 1 weights (segment_reduce: initial) | 2 padding | 4 max indices | 8 a quantized table
+// (embedding_bag) | misalign << 4; 0xff no desc;
+// a quantized table's two bytes (QUANT below): quant type | scale type << 2 | 0x10 zero points |
+// bits << 5 | 0x80 scales perturbed; block | quantize axis << 3 | 0x20 zero points perturbed (their
+// perturbation bytes after the dims);
 // data rank, then embedding_bag's index rank (0: the form's; 0x80 + r: r) or segment_reduce's
 // axis, dims, the segments' count (a dim; ids: num_segments, NUM_IDS below), padding (PAD),
 // hostile, segments (made valid from a step a byte: [step(k)] k on, 0x80 and up any;
@@ -118,17 +122,26 @@ const numIds = (n) => {
 };
 const PAD = { rows: 0xf0, belowRows: 0xf1, int32max: 0xf2, int32min: 0xf3 }; // else < 0x80 p % rows, 0x80 + k: -1 - k
 const step = (k) => 0x40 + k, mantissa = 0x40, any = 0x80;
+// a quantized table: quant type (QT), scale type (ST), bits, block, quantize axis (last, 0, 1,
+// rank), the perturbation bytes of the scales' and zero points' shapes
+const QBITS = { 4: 0, 2: 1, 8: 2, 3: 3 }, QBLOCK = { 16: 0, 32: 1, 64: 2, 128: 3, 256: 4, 24: 5, 0: 6, 512: 7 };
+const QAXIS = { last: 0, 0: 1, 1: 2, rank: 3 };
+const quantBytes = ({ qt = 'uint8', st = 'f32', zp = 0, bits = 4, block = 16, qaxis = 'last', badScales, badZp }) => [
+  QT[qt] | ST[st] << 2 | zp << 4 | QBITS[bits] << 5 | (badScales !== undefined) << 7,
+  QBLOCK[block] | QAXIS[qaxis] << 3 | (badZp !== undefined) << 5];
+const quantPerturb = ({ badScales, badZp }) => [...(badScales !== undefined ? [badScales] : []), ...(badZp !== undefined ? [badZp] : [])];
 const raw32 = (u) => [0x70, u >>> 24, u >>> 16 & 255, u >>> 8 & 255, u & 255];
 const broken = (p, kind) => [p, BROKEN[kind]];
 function bag({ seg = false, vt = 'f32', reduce = 'sum', pool = 0, split = 0, form, stype = 0, how = 'valid', itype = 0, mode = 0,
   negative = 0, guard = 0, badItype = 0, weights = 0, initial = 0, padding, maxIndices = 0, misalign = 0, noDesc = 0,
-  rank, irank, axis = 0, P, I = [], count = 0, ids, hostile = 0, idx = [], segs = [], values = [] }) {
+  quant, rank, irank, axis = 0, P, I = [], count = 0, ids, hostile = 0, idx = [], segs = [], values = [] }) {
   const v = BVT[vt] | (seg ? SEG_RED : BAG_RED)[reduce] << 3 | pool << 6 | split << 7;
   const s = (seg ? SEG_FORM : BAG_FORM)[form] | stype << 3 | HOW[how] << 5;
   const x = itype | mode << 2 | negative << 4 | guard << 6 | badItype << 7;
-  const o = noDesc ? 0xff : (weights | initial) | (padding !== undefined) << 1 | maxIndices << 2 | misalign << 4;
+  const o = noDesc ? 0xff : (weights | initial) | (padding !== undefined) << 1 | maxIndices << 2 | !!quant << 3 | misalign << 4;
   const second = seg ? axis & 255 : irank === undefined ? 0 : irank > 16 ? 0xf8 : 0x80 + irank;
-  return Uint8Array.from([v, s, x, o, rank ?? P.length, second, ...P.map(dim), ...(seg ? [] : I.map(dim)),
+  return Uint8Array.from([v, s, x, o, ...(quant ? quantBytes(quant) : []), rank ?? P.length, second, ...P.map(dim),
+    ...(seg ? [] : I.map(dim)), ...(quant ? quantPerturb(quant) : []),
     ids !== undefined ? numIds(ids) : dim(count), ...(padding !== undefined ? [PAD[padding] ?? padding] : []), hostile,
     ...segs.flat(), ...idx.flat(), ...values.flat()]);
 }
@@ -319,6 +332,23 @@ const SEEDS = {
     'table-scalar': bag({ form: 'fixed', P: [], I: [2, 2] }),
     'rank-17': bag({ form: 'fixed', rank: 0xf8, P: Array(17).fill(1), I: [1, 1] }),
     'output-overflow': bag({ form: 'fixed', P: [0, 'SMAX'], I: [3, 0] }),
+    // quantized tables: the fused sum kernels (4- and 8-bit codes, blocks of 16 bytes' worth of
+    // columns), the dequantize-first path, and the table's rules
+    'quant-uint4-sum-block-32': bag({ quant: { qt: 'uint4', block: 32 }, form: 'fixed', P: [9, 64], I: [4, 3] }),
+    'quant-int4-zp-mean-block-64': bag({ quant: { qt: 'int4', zp: 1, block: 64 }, reduce: 'mean', form: 'offsets', P: [17, 128], I: [9], count: 3, segs: [step(4), step(1)] }),
+    'quant-uint8-8bit-sqrtn-pool-split': bag({ quant: { bits: 8, zp: 1 }, reduce: 'sqrtn', pool: 1, split: 1, form: 'offsets', P: [65, 32], I: [300], count: 17 }),
+    'quant-uint8-4bit-ids-padding': bag({ quant: { block: 32 }, form: 'ids', padding: 0, P: [8, 16], I: [9], ids: 4, segs: [0, 0, 1, 0, 1, 1, 0, 0, 0].map(step), idx: inRange(9) }),
+    'quant-uint8-2bit-f16-max-indices': bag({ quant: { bits: 2, st: 'f16', zp: 1 }, reduce: 'max', maxIndices: 1, form: 'fixed', P: [6, 8], I: [3, 2] }),
+    'quant-uint4-bf16-weighted-sum': bag({ quant: { qt: 'uint4', st: 'bf16', block: 32 }, weights: 1, form: 'fixed', P: [5, 32], I: [2, 3] }),
+    'quant-int4-blocks-down-the-rows': bag({ quant: { qt: 'int4', qaxis: 0, zp: 1 }, form: 'fixed', mode: 1, P: [33, 8], I: [3, 3], hostile: 64 }),
+    'quant-uint4-block-256-tail-guarded': bag({ quant: { qt: 'uint4', block: 256, zp: 1 }, guard: 1, misalign: 3, form: 'bounds', P: [7, 300], I: [6], count: 2, segs: [step(3), 0xc0, step(2)] }),
+    'quant-uint8-quantize-axis-0-refused': bag({ quant: { qaxis: 0 }, form: 'fixed', P: [32, 16], I: [1, 1] }),
+    'quant-bad-scales-dim': bag({ quant: { qt: 'uint4', badScales: 1 << 3 | 2 }, form: 'fixed', P: [4, 32], I: [1, 1] }),
+    'quant-bad-zp-unpacked': bag({ quant: { bits: 2, zp: 1, badZp: 6 }, form: 'fixed', P: [4, 16], I: [1, 1] }),
+    'quant-bad-bits': bag({ quant: { bits: 3 }, form: 'fixed', P: [4, 16], I: [1, 1] }),
+    'quant-bad-block': bag({ quant: { block: 24 }, form: 'fixed', P: [4, 16], I: [1, 1] }),
+    'quant-float-table-with-scales': bag({ quant: { qt: 'invalid' }, form: 'fixed', P: [4, 16], I: [1, 1] }),
+    'quant-f64-scales': bag({ quant: { st: 'invalid' }, form: 'fixed', P: [4, 16], I: [1, 1] }),
   },
   segment_reduce: {
     'lengths-sum-f32': seg({ form: 'lengths', P: [6, 3], count: 3, segs: [step(2), step(0)] }),
