@@ -34,6 +34,7 @@
 #include "wasm_gather.h"
 
 static int failures = 0;
+#include "thread_pools.h" /* after failures: its CHECKs count there */
 
 static pthread_t main_thread;
 static atomic_size_t worker_tiles;
@@ -292,40 +293,6 @@ static size_t compare_all(wg_pool* const* pools, size_t npools) {
     }
   }
   return calls;
-}
-
-static wg_pool* pool_of(size_t threads) {
-  wg_pool* pool = NULL;
-  CHECK(wg_pool_create(threads, &pool) == WG_OK && wg_pool_threads(pool) == threads);
-  wg_pool_set_parallel_threshold(pool, 0); /* every call on the pool */
-  return pool;
-}
-
-/* Usage: test_scatter_threads [--pools 6,8,12,16]: the real pools' sizes (each from 2 to 64; by
- * default 2, 3, 4 and 16). On a machine with many cores, every count up to them
- * (docs/testing.md). */
-enum { MOST = 16, MAX_POOLS = 64 };
-
-static size_t parse_pools(int argc, char** argv, size_t* real) {
-  if (argc == 1) {
-    const size_t dflt[] = {2, 3, 4, MOST};
-    memcpy(real, dflt, sizeof dflt);
-    return 4;
-  }
-  size_t n = 0;
-  char* at = argc == 3 && strcmp(argv[1], "--pools") == 0 ? argv[2] : NULL;
-  while (at && *at && n < MAX_POOLS) {
-    char* end;
-    unsigned long t = strtoul(at, &end, 10);
-    if (end == at || t < 2 || t > 64 || (*end && *end != ',')) break;
-    real[n++] = t;
-    at = *end ? end + 1 : end;
-  }
-  if (!at || *at || n < 2) {
-    fprintf(stderr, "usage: %s [--pools N,N,...] (at least two sizes, each from 2 to 64)\n", argv[0]);
-    exit(2);
-  }
-  return n;
 }
 
 int main(int argc, char** argv) {

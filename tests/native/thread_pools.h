@@ -1,0 +1,48 @@
+/* The thread tests' pools (test_bag_threads.c, test_scatter_threads.c): the sizes from the command
+ * line, and a pool that runs every call in parallel. Include after check.h and the test's
+ * `failures`. Usage of a test: <test> [--pools 6,8,12,16]: the real pools' sizes (each from 2 to
+ * 64; by default 2, 3, 4 and 16). On a machine with many cores, every count up to them
+ * (docs/testing.md). */
+#ifndef WG_TEST_THREAD_POOLS_H
+#define WG_TEST_THREAD_POOLS_H
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wasm_gather.h"
+
+/* MOST: the largest default pool, and the top of the shuffled-order sweep (2..MOST). */
+enum { MOST = 16, MAX_POOLS = 64 };
+
+static wg_pool* pool_of(size_t threads) {
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(threads, &pool) == WG_OK && wg_pool_threads(pool) == threads);
+  wg_pool_set_parallel_threshold(pool, 0); /* every call on the pool */
+  return pool;
+}
+
+/* The pools' sizes into real (room for MAX_POOLS); their count. A bad command line exits 2. */
+static size_t parse_pools(int argc, char** argv, size_t* real) {
+  if (argc == 1) {
+    const size_t dflt[] = {2, 3, 4, MOST};
+    memcpy(real, dflt, sizeof dflt);
+    return 4;
+  }
+  size_t n = 0;
+  char* at = argc == 3 && strcmp(argv[1], "--pools") == 0 ? argv[2] : NULL;
+  while (at && *at && n < MAX_POOLS) {
+    char* end;
+    unsigned long t = strtoul(at, &end, 10);
+    if (end == at || t < 2 || t > 64 || (*end && *end != ',')) break;
+    real[n++] = t;
+    at = *end ? end + 1 : end;
+  }
+  if (!at || *at || n < 2) {
+    fprintf(stderr, "usage: %s [--pools N,N,...] (at least two sizes, each from 2 to 64)\n", argv[0]);
+    exit(2);
+  }
+  return n;
+}
+
+#endif
