@@ -38,9 +38,9 @@ export function detectEnvironment() {
   const isNode = typeof g.process === 'object' && !!g.process.versions?.node && !isDeno && !isWorkerd && !isEdgeLight;
   const hasSAB = typeof g.SharedArrayBuffer === 'function';
   const hasWorker = typeof g.Worker === 'function';
-  // Node and Bun share memory with worker_threads. A browser may only where posting shared
-  // memory to a worker works: that is what the threaded build does, so try exactly that, once,
-  // and only if threads are in question (chooseConfig reads canThread only then).
+  // Node and Bun share memory with worker_threads. A browser may only where shared memory can be
+  // posted, as the threaded build posts it to its workers: try that once (postSharedMemory), and
+  // only if threads are in question (chooseConfig reads canThread only then).
   let post;
   const probe = () => (post ??= isNode ? { ok: hasSAB } : hasWorker && !isDeno ? postSharedMemory(g) : { ok: false });
   return {
@@ -51,37 +51,33 @@ export function detectEnvironment() {
 }
 
 /**
- * Posts a shared WebAssembly.Memory to a worker that never runs a line. Browsers refuse
+ * Posts a shared WebAssembly.Memory through a MessagePort of this agent. Browsers refuse
  * (DataCloneError) on pages that are not cross-origin isolated, and WebKitGTK, whose
  * JavaScriptCore leaves useSharedArrayBuffer off, refuses even on isolated ones, where
- * crossOriginIsolated is true: https://html.spec.whatwg.org/multipage/structured-data.html#structuredserializeinternal
- * (SharedArrayBuffer step). Where a CSP forbids blob: workers, a MessagePort stands in: the same
- * serialization, in this agent.
+ * crossOriginIsolated is true. The refusal is the serialization's, whatever the port leads to:
+ * https://html.spec.whatwg.org/multipage/structured-data.html#structuredserializeinternal
+ * (SharedArrayBuffer step). Not a worker: a worker made and at once terminated inside a dedicated
+ * worker sometimes left Firefox ESR 153's next `new Worker()` there waiting forever (the
+ * threaded build's own, or the next probe's), about 3 pages in 100 in
+ * tests/browsers/library.test.mjs's worker page; with the port, none in 100.
  */
 function postSharedMemory(g) {
+  if (typeof g.MessageChannel !== 'function') return { ok: false };
   let memory;
   try {
     memory = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
   } catch (e) {
     return { ok: false, error: e };
   }
-  let url, target;
+  const channel = new g.MessageChannel();
   try {
-    url = URL.createObjectURL(new Blob([''], { type: 'text/javascript' }));
-    target = new g.Worker(url);
-  } catch {
-    if (typeof g.MessageChannel !== 'function') return { ok: false };
-    target = new g.MessageChannel().port1;
-  }
-  try {
-    target.postMessage(memory);
+    channel.port1.postMessage(memory);
     return { ok: true };
   } catch (e) {
     return { ok: false, error: e };
   } finally {
-    if (target.terminate) target.terminate();
-    else target.close();
-    if (url) URL.revokeObjectURL(url);
+    channel.port1.close();
+    channel.port2.close();
   }
 }
 

@@ -220,6 +220,7 @@ for (const engine of ENGINES) {
         const { result: r, warnings, problems } = await result(app, '/browser/worker.html', isolation);
         checkExample(r.example, expected);
         checkSmoke(r.smoke, expected);
+        assert.equal(r.workersMade, expected.info.threads - 1, 'the smoke worker made its pool\'s workers and no other');
         // Each worker is its own realm with its own module: one warning each.
         checkWarnings(warnings, expected, 2);
         assert.deepEqual(problems, []);

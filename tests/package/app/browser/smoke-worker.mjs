@@ -1,11 +1,23 @@
 // Test harness: the smoke suite inside a dedicated worker. It posts { step } as each part starts,
-// then { result }, or { error } if the suite threw (a module worker's rejection reaches no handler
+// then { result, workersMade }, or { error } if the suite threw (a module worker's rejection reaches no handler
 // on the page).
 import * as api from '../node_modules/wasm-gather/js/index.mjs';
 import { smoke } from '../tests/package/smoke.mjs';
 
+// The workers made in here, counted: the library's pool only (its thread probe posts through a
+// MessagePort; js/loader.mjs says why).
+let workersMade = 0;
+const { Worker } = globalThis;
+globalThis.Worker = class extends Worker {
+  constructor(...args) {
+    super(...args);
+    workersMade++;
+  }
+};
+
 try {
-  postMessage({ result: await smoke(api, { threads: 2 }, undefined, (step) => postMessage({ step })) });
+  const result = await smoke(api, { threads: 2 }, undefined, (step) => postMessage({ step }));
+  postMessage({ result, workersMade });
 } catch (e) {
   postMessage({ error: String(e?.stack ?? e) });
 }
