@@ -56,10 +56,8 @@ export function detectEnvironment() {
  * JavaScriptCore leaves useSharedArrayBuffer off, refuses even on isolated ones, where
  * crossOriginIsolated is true. The refusal is the serialization's, whatever the port leads to:
  * https://html.spec.whatwg.org/multipage/structured-data.html#structuredserializeinternal
- * (SharedArrayBuffer step). Not a worker: a worker made and at once terminated inside a dedicated
- * worker sometimes left Firefox ESR 153's next `new Worker()` there waiting forever (the
- * threaded build's own, or the next probe's), about 3 pages in 100 in
- * tests/browsers/library.test.mjs's worker page; with the port, none in 100.
+ * (SharedArrayBuffer step). Not a worker: each `new Worker()` inside a dedicated worker is a
+ * chance for Firefox ESR 153's to never return (docs/toolchain.md), and the port makes none.
  */
 function postSharedMemory(g) {
   if (typeof g.MessageChannel !== 'function') return { ok: false };

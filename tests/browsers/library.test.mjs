@@ -215,9 +215,16 @@ for (const engine of ENGINES) {
         t.diagnostic(await checkPages(app, '/browser/', 'import-map page'));
       });
 
-      test(`the packed package in dedicated Web Workers, ${label}`, { skip, timeout: 2 * TIMEOUT_MS }, async (t) => {
+      test(`the packed package in dedicated Web Workers, ${label}`, { skip, timeout: 3 * TIMEOUT_MS }, async (t) => {
         const { app } = await packedApps();
-        const { result: r, warnings, problems } = await result(app, '/browser/worker.html', isolation);
+        // Firefox's own `new Worker()` inside a dedicated worker sometimes never returns
+        // (docs/toolchain.md): where the page says it stopped there, and only there, it is opened once more.
+        const page = () => result(app, '/browser/worker.html', isolation);
+        const { result: r, warnings, problems } = await page().catch((e) => {
+          if (engine.name !== 'firefox' || !/at its step: inside new Worker\(\)/.test(e.message)) throw e;
+          t.diagnostic(`opened again: ${e.message}`);
+          return page();
+        });
         checkExample(r.example, expected);
         checkSmoke(r.smoke, expected);
         assert.equal(r.workersMade, expected.info.threads - 1, 'the smoke worker made its pool\'s workers and no other');

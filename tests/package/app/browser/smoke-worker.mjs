@@ -5,13 +5,16 @@ import * as api from '../node_modules/wasm-gather/js/index.mjs';
 import { smoke } from '../tests/package/smoke.mjs';
 
 // The workers made in here, counted: the library's pool only (its thread probe posts through a
-// MessagePort; js/loader.mjs says why).
+// MessagePort). Each construction is a step of its own: Firefox's `new Worker()` inside a dedicated
+// worker sometimes never returns (docs/toolchain.md), and the page then says so.
 let workersMade = 0;
 const { Worker } = globalThis;
 globalThis.Worker = class extends Worker {
   constructor(...args) {
+    postMessage({ step: 'inside new Worker()' });
     super(...args);
     workersMade++;
+    postMessage({ step: `new Worker() returned (${workersMade})` });
   }
 };
 
