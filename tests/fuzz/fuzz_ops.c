@@ -677,6 +677,20 @@ static void gbq_perturb(reader* r, size_t* s, size_t* rank, const size_t* unpack
   }
 }
 
+/* The scales' and zero points' shapes: as the rules ask (as far as they got), then perturbed where
+ * asked (a perturbation byte each). */
+static void gbq_layout_shapes(reader* r, gbq_call* c, int bad_scales, int bad_zp) {
+  int scale_type_only;
+  gbq_rules(c, &scale_type_only);
+  int derived = c->esr > 0; /* the rules got as far as the scales' shape */
+  c->sr = derived ? c->esr : c->dr;
+  c->zr = derived ? c->ezr : c->dr;
+  memcpy(c->S, derived ? c->ES : c->D, c->sr * sizeof(size_t));
+  memcpy(c->Z, derived ? c->EZ : c->D, c->zr * sizeof(size_t));
+  if (bad_scales) gbq_perturb(r, c->S, &c->sr, NULL);
+  if (bad_zp) gbq_perturb(r, c->Z, &c->zr, c->qt == WG_QUANT_UINT8 ? c->S : NULL);
+}
+
 /* The table's value at logical coordinates dc (dc is changed): (code - zero point) * scale in one
  * float32 multiply, as onnxruntime's kernel. The rules (gbq_rules) must hold. */
 static float gbq_value(const gbq_call* c, const uint8_t* data, const void* scales, const uint8_t* zp, size_t* dc) {
@@ -819,15 +833,8 @@ static int fuzz_gather_block_quantized(reader* r) {
 
   /* the shapes the rules ask for, then (maybe) broken ones, then the rules again */
   int scale_type_only;
+  gbq_layout_shapes(r, &c, bad_scales, bad_zp);
   unsigned broken = gbq_rules(&c, &scale_type_only);
-  int derived = c.esr > 0; /* the rules got as far as the scales' shape */
-  c.sr = derived ? c.esr : c.dr;
-  c.zr = derived ? c.ezr : c.dr;
-  memcpy(c.S, derived ? c.ES : c.D, c.sr * sizeof(size_t));
-  memcpy(c.Z, derived ? c.EZ : c.D, c.zr * sizeof(size_t));
-  if (bad_scales) gbq_perturb(r, c.S, &c.sr, NULL);
-  if (bad_zp) gbq_perturb(r, c.Z, &c.zr, c.qt == WG_QUANT_UINT8 ? c.S : NULL);
-  broken = gbq_rules(&c, &scale_type_only);
   unsigned hostile = byte(r);
 
   wg_quant_desc desc = {.quant_type = c.qt, .scale_type = c.st, .bits = c.bits,
@@ -2134,15 +2141,7 @@ static void bag_quant_layout(reader* r, bag_call* c, uint8_t qb, uint8_t kb) {
   q->qaxis = qa == 0 ? -1 : qa == 3 ? (int32_t)c->dr : qa - 1;
   q->dr = c->dr;
   memcpy(q->D, c->D, c->dr * sizeof(size_t));
-  int scale_type_only;
-  gbq_rules(q, &scale_type_only);
-  int derived = q->esr > 0;
-  q->sr = derived ? q->esr : q->dr;
-  q->zr = derived ? q->ezr : q->dr;
-  memcpy(q->S, derived ? q->ES : q->D, q->sr * sizeof(size_t));
-  memcpy(q->Z, derived ? q->EZ : q->D, q->zr * sizeof(size_t));
-  if (qb >> 7) gbq_perturb(r, q->S, &q->sr, NULL);
-  if (kb >> 5 & 1) gbq_perturb(r, q->Z, &q->zr, q->qt == WG_QUANT_UINT8 ? q->S : NULL);
+  gbq_layout_shapes(r, q, qb >> 7, kb >> 5 & 1);
 }
 
 static int fuzz_bag(reader* r) {
