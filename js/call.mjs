@@ -11,6 +11,9 @@ import { ready } from './state.mjs';
 import { OOB_MODES, commonOptions, indexValues, optionNames, outputTarget, typeName, writeIndices } from './tensor.mjs';
 
 export const MAX_CALL_BYTES = 2 ** 32 - 2 ** 16; // what one wasm32 malloc can possibly return
+// The second outputs an op's plan may write (src/call.def), the result's key for each, and its
+// array type (undefined: the output's): the bags' max indices, the bag gradient's per-sample weights' gradient.
+const SECOND_OUTPUTS = [['out_indices', 'maxIndices', Int32Array], ['out_weights', 'weightsGrad', undefined]];
 const align16 = (n) => Math.ceil(n / 16) * 16;
 
 /**
@@ -18,7 +21,8 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
  * API's), c (src/ops.def's), params (the function's parameters, opts last), tensors ({ role:
  * argument name }: the roles of src/call.def it takes, data and indices first, and what messages
  * call them), attributes (src/call.def's names of those it sets; the policies are everyone's),
- * axis (what messages call its axis), options (its own option names), tfjs? (the TensorFlow.js
+ * axis (what messages call its axis), dataName? (what messages call
+ * its data when it has no data tensor), options (its own option names), tfjs? (the TensorFlow.js
  * kernel it serves), messages? (words for its own statuses: js/errors.mjs), read(s, args) ->
  * { role: tensor descriptor } (js/tensor.mjs), attrs(opts, tensors, s, args) -> { attrs: the
  * int32 values of its attributes in their order, Type? (the output's array type; default the
@@ -29,7 +33,7 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
  */
 export function defineOp(desc) {
   const { name } = desc;
-  desc.names = { data: desc.tensors.data, indices: desc.tensors.indices, updates: desc.tensors.updates, axis: desc.axis };
+  desc.names = { data: desc.dataName ?? desc.tensors.data, indices: desc.tensors.indices, updates: desc.tensors.updates, axis: desc.axis };
   desc.optionNames = optionNames(desc.options, desc.common);
   desc.modes ??= OOB_MODES;
   desc.fn = { [name](...args) { return callOp(ready(name), desc, args); } }[name];
@@ -65,7 +69,8 @@ export function prepareCalls(s) {
     negative: o.attrs.has('negative_indices') ? word('attrs.negative_indices') : -1,
     offsets: o.tensors.has('offsets') ? s.slot.offsets.ptr : -1,
     workspace: o.tensors.has('workspace') ? s.slot.workspace.shape : -1, // its size, from the shape query
-    outIndices: o.tensors.has('out_indices') ? s.slot.out_indices.ptr : -1, // dtype NONE: not written
+    // the second outputs it may write (dtype NONE in the record after the shape query: not this call)
+    seconds: SECOND_OUTPUTS.filter(([role]) => o.tensors.has(role)).map(([role, key, Type]) => ({ slot: s.slot[role], key, Type })),
   }]));
   s.descLayouts = new Map(); // descriptor -> its layout, with its attributes' words in its order (layoutOf)
   s.codes = { ok: abi.value('WG_OK'), dtype: new Map(Object.entries(abi.dtypes)),
@@ -249,11 +254,17 @@ function layOut(s, desc, args, planned) {
       copied = true;
     }
   }
-  // the workspace, and a second output (int32, the output's shape) where the plan writes one
+  // the workspace, and the second outputs the plan writes, after it
   const wsBytes = L.workspace >= 0 ? w[L.workspace] : 0;
-  const second = L.outIndices >= 0 && w[s.slot.out_indices.dtype] !== s.codes.dtype.get('NONE');
-  const oiBytes = second ? outLength * 4 : 0;
-  const wsPart = align16(wsBytes) + align16(oiBytes);
+  const seconds = [];
+  let wsPart = align16(wsBytes);
+  for (const { slot, key, Type: T } of L.seconds) {
+    if (w[slot.dtype] === s.codes.dtype.get('NONE')) continue;
+    const shape = Array.from({ length: w[slot.rank] }, (_, d) => w[slot.shape + d]);
+    const length = shape.reduce((a, b) => a * b, 1);
+    seconds.push({ slot, key, shape, length, Type: T ?? Type, at: wsPart });
+    wsPart += align16(length * (T ?? Type).BYTES_PER_ELEMENT);
+  }
   const total = inPart + wsPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
@@ -261,7 +272,7 @@ function layOut(s, desc, args, planned) {
   const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
   const needsBase = copied || wsPart > 0 || into.kind === 'new' || into.kind === 'array';
-  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, second, oiBytes, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
+  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, seconds, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
 }
 
 /**
@@ -312,7 +323,8 @@ function placeInputs(s, planned, b, base, outPtr, copies) {
   w[s.slot.out.ptr] = outPtr;
   if (L.offsets >= 0) w[L.offsets] = 0; // the run copies (js/copy-plan.mjs sets it)
   if (L.workspace >= 0) w[s.slot.workspace.ptr] = b.wsBytes ? base + b.inPart : 0;
-  if (L.outIndices >= 0) w[L.outIndices] = b.oiBytes ? base + b.inPart + align16(b.wsBytes) : 0;
+  for (const { slot } of L.seconds) w[slot.ptr] = 0;
+  for (const x of b.seconds) w[x.slot.ptr] = base + b.inPart + x.at;
 }
 
 
@@ -338,7 +350,7 @@ export function callOp(s, desc, args) {
     const status = m._wg_call_run(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     result = deliver(s, into, Type, outPtr, outLength, outShape, opts);
-    if (b.second) result.maxIndices = { data: new Int32Array(s.memory.buffer, words(s)[L.outIndices], outLength).slice(), shape: outShape };
+    for (const x of b.seconds) result[x.key] = { data: new x.Type(s.memory.buffer, base + b.inPart + x.at, x.length).slice(), shape: x.shape };
   } finally {
     if (base) m._free(base);
     if (!result && into.kind === 'resident') m._free(outPtr);
@@ -361,7 +373,7 @@ export function planPrepared(p, desc, args) {
   if (b.into.kind === 'resident') {
     throw new TypeError(`prepare: ${desc.name}: opts.resident would make a new tensor at each run; give opts.out a resident tensor to write into`);
   }
-  if (b.second) throw new TypeError(`prepare: ${desc.name}: a call with a second output (opts.returnIndices) cannot be prepared; call it`);
+  if (b.seconds.length) throw new TypeError(`prepare: ${desc.name}: a call with a second output (opts.returnIndices, opts.returnWeightsGrad) cannot be prepared; call it`);
   // The path a plain call would go: in JS, the run only resolves the offsets, into the block,
   // and js runs the copies from the caller's arrays (which stay out of wasm memory).
   const { t, L, w } = planned;

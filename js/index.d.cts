@@ -412,6 +412,44 @@ export function embeddingBag<T extends FloatArray, O extends EmbeddingBagOptions
 export function embeddingBag<S extends ScaleArray, O extends EmbeddingBagOptions<Widened<S>> & { scales: TensorLike<S> }>(
   weight: TensorLike<Uint8Array>, indices: TensorLike<IndexArray>, opts: O): OpResult<S, O>;
 
+export interface EmbeddingBagBackwardOptions<T extends Float32Array | Float64Array> extends CommonOptions<T> {
+  /** The forward's mode: 'sum', 'mean' (default, as torch), 'max' (needs maxIndices) or 'sqrtn'. */
+  mode?: 'sum' | 'mean' | 'max' | 'sqrtn';
+  /** The forward's bags: offsets (with includeLastOffset), 2-D indices, or sorted segmentIds (their bags: gradOutput's rows). */
+  offsets?: SegmentsLike;
+  includeLastOffset?: boolean;
+  segmentIds?: SegmentsLike;
+  /** With segmentIds: if given, gradOutput's rows. */
+  numSegments?: number;
+  /** The forward's per-sample weights. */
+  perSampleWeights?: T | TensorLike<T>;
+  /** The forward's padding row (from the end when negative): it gets no gradient. */
+  paddingIdx?: number;
+  /** With 'max': the forward's result.maxIndices (opts.returnIndices). */
+  maxIndices?: TensorLike<Int32Array>;
+  /** The table's rows (required without opts.out). */
+  numWeights?: number;
+  /** Add the gradient into opts.out (a ResidentTensor) where it lives, rather than write it. */
+  inPlace?: boolean;
+  /** With perSampleWeights and 'sum': the result also has weightsGrad (needs opts.weight). */
+  returnWeightsGrad?: boolean;
+  /** The forward's table, for returnWeightsGrad. */
+  weight?: TensorLike<T>;
+}
+
+/** embeddingBagBackward's result with returnWeightsGrad: also the per-sample weights' gradient, the indices' shape. */
+export type WithWeightsGrad<R, T> = R & { weightsGrad: { data: T; shape: number[] } };
+
+/**
+ * The gradient of embeddingBag for its table (torch's embedding_bag backward, dense): each bag's
+ * gradient row, scaled for the mode and the entry's weight, added to the row each entry read, in
+ * entry order. Output [numWeights, ...gradOutput.shape.slice(1)]; with opts.inPlace, added into
+ * the resident opts.out. docs/fused-gather-reduce.md.
+ */
+export function embeddingBagBackward<T extends Float32Array | Float64Array, O extends EmbeddingBagBackwardOptions<Widened<T>> = {}>(
+  gradOutput: TensorLike<T>, indices: TensorLike<IndexArray>, opts?: O):
+  O extends { returnWeightsGrad: true } ? WithWeightsGrad<OpResult<T, O>, T> : OpResult<T, O>;
+
 export interface SegmentReduceOptions<T extends DataArray> extends Omit<CommonOptions<T>, 'outOfRange' | 'negativeIndices'> {
   reduce: 'sum' | 'mean' | 'max' | 'min' | 'prod';
   /** torch's: the length of each segment, adding up to the axis. */

@@ -20,6 +20,7 @@ export { scatterND } from './ops/scatter-nd.mjs';
 export { indexReduce } from './ops/index-reduce.mjs';
 export { tensorScatter } from './ops/tensor-scatter.mjs';
 export { embeddingBag } from './ops/embedding-bag.mjs';
+export { embeddingBagBackward } from './ops/embedding-bag-backward.mjs';
 export { segmentReduce } from './ops/segment-reduce.mjs';
 // A call bound once to its arguments and run many times (js/prepared.mjs).
 export { prepare, PreparedCall } from './prepared.mjs';

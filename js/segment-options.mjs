@@ -3,7 +3,7 @@
 // their rules (js/errors.mjs: an op's messages).
 import { OPS } from './ops/index.mjs';
 import { wordsOf } from './quant-table.mjs';
-import { describeValue, indexTensor, typeName } from './tensor.mjs';
+import { dataTensor, describeValue, indexTensor, typeName } from './tensor.mjs';
 
 // The op that reduces unsorted segments: the one serving TensorFlow's UnsortedSegmentSum (read at
 // message time: the list imports this file).
@@ -26,6 +26,32 @@ export function segmentsOf(op, opts, forms) {
   if (!given.length) return undefined;
   const [option, form] = given[0];
   return { option, form, value: asTensor(opts[option]) };
+}
+
+/** opts[name] of `op`, true or false (default false). */
+export function flagOption(op, opts, name) {
+  const v = opts[name] ?? false;
+  if (typeof v !== 'boolean') throw new TypeError(`${op}: opts.${name} must be true or false, got ${typeName(v)}`);
+  return v;
+}
+
+/** The bags' forms (segmentsOf's), the bags' ops' (forward and backward): without either, 2-D indices (fixed bags). */
+export const bagForms = (op, opts) => [['offsets', flagOption(op, opts, 'includeLastOffset') ? 'BOUNDS' : 'OFFSETS'], ['segmentIds', 'IDS']];
+
+const Float16 = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined;
+
+/**
+ * The bags' per-sample weights: one an index, of the output's array type Type and its dtype (a
+ * bare array has the indices' shape).
+ */
+export function bagWeights(op, s, value, indices, Type, dtype) {
+  const w = dataTensor(op, 'opts.perSampleWeights', ArrayBuffer.isView(value) ? { data: value, shape: indices.shape } : value, s,
+    Float16 ? [Float32Array, Float64Array, Uint16Array, Float16] : [Float32Array, Float64Array, Uint16Array]);
+  if (w.Type !== Type) {
+    throw new TypeError(`${op}: opts.perSampleWeights must be a ${Type.name} like the output, got a ${w.Type.name}`);
+  }
+  w.dtype = dtype;
+  return w;
 }
 
 /** The segments tensor of segmentsOf's choice, into the call's tensors (named for messages). */
@@ -82,7 +108,7 @@ const RULES = {
 
 /**
  * Words for the fused gather-reduce's statuses: form(e, ctx) the message of WG_SEGMENT_FORM,
- * types the element types the op reduces, in words.
+ * types the element types the op reduces (its updates', for the bags' backward, else its data's), in words.
  */
 export const segmentMessages = (form, types) => wordsOf('segment-options', {
   WG_ERR_SEGMENTS: (e, ctx) => {
@@ -90,6 +116,22 @@ export const segmentMessages = (form, types) => wordsOf('segment-options', {
     if (rule === 'FORM' || !RULES[rule]) return form(e, ctx);
     return `${ctx.op}: ${RULES[rule](e, ctx.segmentsName ?? 'the segments')}`;
   },
-  WG_ERR_VALUE_TYPE: (e, { op, names: N, abi }) => `${op}: ${N.data} must hold ${types}, got ` +
+  WG_ERR_VALUE_TYPE: (e, { op, names: N, abi }) => `${op}: ${N.updates ?? N.data} must hold ${types}, got ` +
     `${abi.nameOf('WG_DTYPE_', e.value)?.slice(9).toLowerCase() ?? e.value} values`,
+});
+
+/** The words of a bag form that does not go with the indices (segmentMessages' form), the bags' ops'. */
+export const bagFormMessage = (e, { op, indexShape, segmentsName }) => (segmentsName
+  ? `${op}: ${segmentsName} goes with 1-D indices and must be 1-D itself; got indices [${indexShape.join(', ')}] ` +
+    '(2-D indices are bags of a fixed length, one a row, and accept neither opts.offsets nor opts.segmentIds)'
+  : `${op}: indices [${indexShape.join(', ')}] need opts.offsets or opts.segmentIds (only 2-D indices make bags by themselves, one a row)`);
+
+/** Words for the bags' own rules, the bags' ops' (forward and backward): their weights and padding. */
+export const bagMessages = wordsOf('segment-options', {
+  WG_ERR_WEIGHTS: (e, { op, indexShape }) => (e.dim === -2
+    ? `${op}: opts.perSampleWeights do not go with mode 'max' (as torch)`
+    : e.dim === -1 ? `${op}: opts.perSampleWeights must have the indices' shape [${indexShape.join(', ')}], got rank ${e.value}`
+      : `${op}: opts.perSampleWeights.shape[${e.dim}] is ${e.value} but must be ${e.limit} (the indices' shape)`),
+  WG_ERR_PADDING_IDX: (e, { op }) => `${op}: opts.paddingIdx ${e.value} is out of range for the weight's ${e.limit} rows ` +
+    `(expected ${-e.limit} <= paddingIdx < ${e.limit})`,
 });

@@ -111,6 +111,11 @@ wg_status wg_call_shape(wg_call* c) {
   out_indices->dtype = plan->out_indices ? WG_DTYPE_I32 : WG_DTYPE_NONE;
   out_indices->rank = plan->out_indices ? out->rank : 0;
   memcpy(out_indices->shape, out->shape, out_indices->rank * sizeof *out->shape);
+  wg_tensor* out_weights = &c->tensors[WG_TENSOR_out_weights];
+  const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
+  out_weights->dtype = plan->out_weights ? plan->out_dtype : WG_DTYPE_NONE;
+  out_weights->rank = plan->out_weights ? indices->rank : 0;
+  memcpy(out_weights->shape, indices->shape, out_weights->rank * sizeof *indices->shape);
   c->planned = c->op + 1;
   return WG_OK;
 }

@@ -74,6 +74,7 @@ typedef struct wg_plan {
   int check_first;        /* no stage resolves the indices: the runner checks them before any
                              stage runs (the scatters refuse them with nothing to apply too) */
   int out_indices;        /* the run also writes out_indices: int32, the output's shape */
+  int out_weights;        /* the run also writes out_weights: the output's type, the indices' shape */
   /* optional: checks what only the run can read (the segments of the fused gather-reduce) and
    * prepares the workspace from it, once the stages are bound and before any runs */
   wg_status (*validate)(const struct wg_plan* plan, const wg_call* c, wg_error_info* err);

@@ -54,6 +54,9 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
     if (!((takes >> r) & 1) || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || t->ptr) continue;
     if (r == WG_TENSOR_out_indices) {
       if (plan->out_indices && out_count) return 0;
+    } else if (r == WG_TENSOR_out_weights) {
+      if (plan->out_weights && present(&c->tensors[WG_TENSOR_indices]) &&
+          wg_prod(c->tensors[WG_TENSOR_indices].shape, 0, c->tensors[WG_TENSOR_indices].rank)) return 0;
     } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments) {
       if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
     } else if (out_count && !offsets_mode && (r == WG_TENSOR_out || present(t))) {

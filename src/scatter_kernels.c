@@ -5,6 +5,7 @@
 
 #include "copy_kernels.h"    /* wg_copy_bytes */
 #include "dequant_kernels.h" /* the float16 / bfloat16 conversions */
+#include "fma32.h"           /* wg_fma32 */
 #include "index_resolve.h"   /* WG_ZERO_BLOCK */
 
 /* What each kind computes in: load a stored value, store a computed one. */
@@ -168,13 +169,13 @@ DEFINE_NAN_RULE(double, uint64_t, 0x0008000000000000ull)
   }                                                                                             \
   static int pick_##name(int32_t reduce, wg_reduce_kernels* k) {                                \
     switch (reduce) {                                                                           \
-      case WG_REDUCE_NONE: *k = (wg_reduce_kernels){row_none_##name, apply_none_##name, NULL, NULL}; return 1; \
-      case WG_REDUCE_ADD: *k = (wg_reduce_kernels){row_add_##name, apply_add_##name, zero_##name, NULL}; return 1; \
-      case WG_REDUCE_MUL: *k = (wg_reduce_kernels){row_mul_##name, apply_mul_##name, one_##name, NULL}; return 1; \
-      case WG_REDUCE_MAX: *k = (wg_reduce_kernels){row_max_##name, apply_max_##name, lowest_##name, NULL}; return 1; \
-      case WG_REDUCE_MIN: *k = (wg_reduce_kernels){row_min_##name, apply_min_##name, highest_##name, NULL}; return 1; \
+      case WG_REDUCE_NONE: *k = (wg_reduce_kernels){row_none_##name, apply_none_##name, NULL, NULL, NULL}; return 1; \
+      case WG_REDUCE_ADD: *k = (wg_reduce_kernels){row_add_##name, apply_add_##name, zero_##name, NULL, NULL}; return 1; \
+      case WG_REDUCE_MUL: *k = (wg_reduce_kernels){row_mul_##name, apply_mul_##name, one_##name, NULL, NULL}; return 1; \
+      case WG_REDUCE_MAX: *k = (wg_reduce_kernels){row_max_##name, apply_max_##name, lowest_##name, NULL, NULL}; return 1; \
+      case WG_REDUCE_MIN: *k = (wg_reduce_kernels){row_min_##name, apply_min_##name, highest_##name, NULL, NULL}; return 1; \
       case WG_REDUCE_MEAN:                                                                      \
-        *k = (wg_reduce_kernels){row_add_##name, apply_add_##name, zero_##name, divide_##name}; \
+        *k = (wg_reduce_kernels){row_add_##name, apply_add_##name, zero_##name, divide_##name, NULL}; \
         return 1;                                                                               \
       default: return 0;                                                                        \
     }                                                                                           \
@@ -182,7 +183,62 @@ DEFINE_NAN_RULE(double, uint64_t, 0x0008000000000000ull)
 WG_REDUCE_TYPES(DEFINE_KERNELS)
 #undef DEFINE_KERNELS
 
+/* Scaled adds. float32: a fused multiply-add each element, emulated exactly (wg_fma32: float64
+ * sums rounded once where that is exact, which vectorizes, and the emulation for a block where an
+ * element needs it). float64: the product rounded, then added (as TensorFlow's segment gradients:
+ * an exact float64 fma has no cheap emulation, and the guest module links no libm). A NaN result
+ * takes the NaN rule of the adds. */
+#define FMA_BLOCK 64
+static void fma_row_f32(float* restrict dst, const float* restrict x, float s, size_t m) {
+  for (size_t e0 = 0; e0 < m; e0 += FMA_BLOCK) {
+    const size_t k = m - e0 < FMA_BLOCK ? m - e0 : FMA_BLOCK;
+    float r[FMA_BLOCK];
+    uint64_t slow = 0;
+    for (size_t e = 0; e < k; ++e) {
+      double t = (double)s * x[e0 + e] + dst[e0 + e];
+      slow |= wg_fma32_needs_exact(t) | (t != t);
+      r[e] = (float)t;
+    }
+    if (!slow) {
+      memcpy(dst + e0, r, k * sizeof *r);
+      continue;
+    }
+    for (size_t e = e0; e < e0 + k; ++e) {
+      float a = dst[e], v = x[e], f = wg_fma32(s, v, a);
+      dst[e] = f == f ? f : a != a ? quiet_float(a) : v != v ? quiet_float(v) : s != s ? quiet_float(s) : f;
+    }
+  }
+}
+
+static void fma_row_f64(double* restrict dst, const double* restrict x, double s, size_t m) {
+  for (size_t e = 0; e < m; ++e) {
+    double a = dst[e], v = x[e], f = a + s * v;
+    dst[e] = f == f ? f : a != a ? quiet_double(a) : v != v ? quiet_double(v) : s != s ? quiet_double(s) : f;
+  }
+}
+
+#define DEFINE_SCALED(name, T)                                                                     \
+  static void apply_scaled_##name(void* out, const void* updates, const size_t* dest, const size_t* items, \
+                                  const size_t* srcs, const void* scales, size_t n, size_t row, size_t src_step) { \
+    T* o = out;                                                                                    \
+    const T* u = updates;                                                                          \
+    const T* s = scales;                                                                           \
+    for (size_t k = 0; k < n; ++k) {                                                               \
+      const size_t q = items ? items[k] : k;                                                       \
+      if (dest[q] == WG_ZERO_BLOCK) continue;                                                      \
+      fma_row_##name(o + dest[q] * row, u + (srcs ? srcs[q] : q * src_step), s[q], row);           \
+    }                                                                                              \
+  }
+DEFINE_SCALED(f32, float)
+DEFINE_SCALED(f64, double)
+#undef DEFINE_SCALED
+
 int wg_pick_reduce(int32_t dtype, int32_t reduce, wg_reduce_kernels* k) {
+  if (reduce == WG_REDUCE_ADD && (dtype == WG_DTYPE_F32 || dtype == WG_DTYPE_F64)) {
+    int ok = dtype == WG_DTYPE_F32 ? pick_f32(reduce, k) : pick_f64(reduce, k);
+    k->apply_scaled = dtype == WG_DTYPE_F32 ? apply_scaled_f32 : apply_scaled_f64;
+    return ok;
+  }
   switch (dtype) {
 #define PICK(name, T, dt, KIND) \
   case dt: return pick_##name(reduce, k);

@@ -17,6 +17,11 @@ typedef void (*wg_reduce_fn)(void* dst, const void* src, size_t n, size_t src_st
  * updates + (srcs ? srcs[q] : q * src_step) elements (src_step 0 without srcs: the value form). */
 typedef void (*wg_apply_fn)(void* out, const void* updates, const size_t* dest, const size_t* items,
                             const size_t* srcs, size_t n, size_t row, size_t src_step);
+/* As wg_apply_fn for add, each item's source row multiplied by its scale scales[q] (of the
+ * element type) and added: float32 rounded once (acc = s * x + acc, a fused multiply-add, as torch's
+ * saxpy), float64 the product rounded, then the sum (the bag backward's rows). */
+typedef void (*wg_apply_scaled_fn)(void* out, const void* updates, const size_t* dest, const size_t* items,
+                                   const size_t* srcs, const void* scales, size_t n, size_t row, size_t src_step);
 /* Sets n elements to the reduction's identity (include_self 0: a hit position starts there). */
 typedef void (*wg_identity_fn)(void* dst, size_t n);
 /* The mean's end: dst[i] = dst[i] / count (floats in the type, or float32 for the 16-bit
@@ -28,6 +33,7 @@ typedef struct wg_reduce_kernels {
   wg_apply_fn apply;       /* many items, no identity or count (the common case) */
   wg_identity_fn identity; /* NULL for WG_REDUCE_NONE */
   wg_divide_fn divide;     /* WG_REDUCE_MEAN only */
+  wg_apply_scaled_fn apply_scaled; /* WG_REDUCE_ADD on float32 and float64 only, else NULL */
 } wg_reduce_kernels;
 
 /* Every type the reductions compute in, once: X(name, storage type, dtype, kind), kind INT or

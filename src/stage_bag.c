@@ -110,13 +110,6 @@ typedef struct group {
   int32_t row[GROUP];
 } group;
 
-/* A float64 sum that float32 rounding may get wrong: exactly halfway between two float32s (its
- * 29 bits below float32's last are a half), or in float32's subnormal range. */
-static inline uint64_t needs_exact(double sum) {
-  uint64_t bits;
-  memcpy(&bits, &sum, sizeof bits);
-  return ((bits & 0x1fffffffu) == 0x10000000u) | ((fabs(sum) < 0x1p-126) & (sum != 0));
-}
 
 /* acc = w * x + acc for the group's rows in order, each element rounded once: float64 sums
  * rounded to float32 where that is exact (wg_fma32's fast case), which vectorizes; the exact
@@ -134,7 +127,7 @@ static void fma_rows(float* restrict acc, const group* g, size_t m) {
       double s1 = w1 * x1[e] + (float)s0;
       double s2 = w2 * x2[e] + (float)s1;
       double s3 = w3 * x3[e] + (float)s2;
-      slow |= needs_exact(s0) | needs_exact(s1) | needs_exact(s2) | needs_exact(s3);
+      slow |= wg_fma32_needs_exact(s0) | wg_fma32_needs_exact(s1) | wg_fma32_needs_exact(s2) | wg_fma32_needs_exact(s3);
       r[e] = (float)s3;
     }
   }
@@ -143,7 +136,7 @@ static void fma_rows(float* restrict acc, const group* g, size_t m) {
     const double w = (float)g->w[j];
     for (size_t e = 0; e < m; ++e) {
       double sum = w * x[e] + r[e];
-      slow |= needs_exact(sum);
+      slow |= wg_fma32_needs_exact(sum);
       r[e] = (float)sum;
     }
   }
@@ -592,10 +585,7 @@ static int scan_ids32(const wg_bag_job* t, size_t* starts, id_scan* k, int u, wg
   return 1;
 }
 
-/* Checks the bound segments and writes their starts into the workspace (plan->validate). */
-static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_info* err) {
-  (void)c;
-  const wg_bag_job* t = plan->stages[0].job;
+wg_status wg_bag_check_segments(const wg_bag_job* t, wg_error_info* err) {
   size_t* starts = t->starts;
   const int64_t n = (int64_t)t->entries;
   if (t->form == WG_SEGMENTS_FIXED || !t->segments_len) {
@@ -675,6 +665,12 @@ static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_in
       return WG_OK;
     }
   }
+}
+
+/* Checks the bound segments and writes their starts into the workspace (plan->validate). */
+static wg_status bag_validate(const wg_plan* plan, const wg_call* c, wg_error_info* err) {
+  (void)c;
+  return wg_bag_check_segments(plan->stages[0].job, err);
 }
 
 wg_status wg_bag_segments(const wg_call* c, wg_bag_job* t, wg_error_info* err) {

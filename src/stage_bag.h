@@ -10,6 +10,7 @@
 #ifndef WG_STAGE_BAG_H
 #define WG_STAGE_BAG_H
 
+#include "fma32.h" /* wg_fma32, defined in stage_bag.c */
 #include "op.h"
 #include "stage_dequant.h"
 
@@ -61,11 +62,11 @@ extern const wg_stage_kind wg_stage_bag;
 /* The segments of the call's form (the segments tensor's length and the entries: job->form,
  * job->entries set) into job->bags, with the form's shape rules. */
 wg_status wg_bag_segments(const wg_call* c, wg_bag_job* job, wg_error_info* err);
+/* Checks the job's bound segments (segments, segments_type, segments_len) by the form's rules and
+ * writes the starts into job->starts (bags + 1 of them; none for fixed bags). */
+wg_status wg_bag_check_segments(const wg_bag_job* job, wg_error_info* err);
 /* Adds the job as the plan's stage, its workspace (the segments' starts) and its checks. */
 void wg_plan_bag(wg_plan* plan, wg_bag_job* job);
 
-/* float32 a * b + c, rounded once (an exact emulation: wasm has no fused multiply-add in
- * Emscripten 3.1.6). Exposed for its test. */
-float wg_fma32(float a, float b, float c);
 
 #endif

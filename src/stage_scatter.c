@@ -145,7 +145,12 @@ static void apply_piece(const wg_scatter_job* job, size_t q0, size_t k, const si
   uint32_t* hits = hits_of(job);
   if (!hits) {
     const uint8_t* up = job->src_map ? job->updates : job->updates + q0 * job->src_step * job->elem_bytes;
-    job->kernels.apply(job->out, up, dest, NULL, job->src_map ? src : NULL, k, job->row_elems, job->src_step);
+    if (job->scaled) {
+      job->kernels.apply_scaled(job->out, up, dest, NULL, job->src_map ? src : NULL,
+                                (const uint8_t*)job->scales + q0 * job->elem_bytes, k, job->row_elems, job->src_step);
+    } else {
+      job->kernels.apply(job->out, up, dest, NULL, job->src_map ? src : NULL, k, job->row_elems, job->src_step);
+    }
     return;
   }
   for (size_t j = 0; j < k; ++j) {
@@ -158,7 +163,11 @@ static void apply_run(const wg_scatter_job* job, const size_t* order, size_t n, 
   const size_t* dest = ws_array(job, job->ws_dest);
   const size_t* srcs = job->src_map ? ws_array(job, job->ws_src) : NULL;
   if (!hits) {
-    job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
+    if (job->scaled) {
+      job->kernels.apply_scaled(job->out, job->updates, dest, order, srcs, job->scales, n, job->row_elems, job->src_step);
+    } else {
+      job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
+    }
     return;
   }
   for (size_t k = 0; k < n; ++k) {
@@ -243,12 +252,18 @@ static void divide_rows(const wg_scatter_job* job, size_t r0, size_t r1, const u
 /* Bytes of data copied to out at a time by the copy stage (slabs: before they are applied). */
 #define COPY_TILE (64 * 1024)
 
+/* Output bytes [at, end) from data, or zeros where there is none (unless in place). */
+static void start_out(const wg_scatter_job* job, size_t at, size_t end) {
+  if (job->out == job->data) return; /* in place */
+  if (job->data) memcpy(job->out + at, job->data + at, end - at);
+  else memset(job->out + at, 0, end - at);
+}
+
 static int run_copy(void* ctx, size_t start, size_t count) {
   const wg_scatter_job* job = ctx;
-  if (job->out == job->data) return 1; /* in place */
   size_t bytes = job->dest_rows * job->row_elems * job->elem_bytes, at = start * COPY_TILE;
   size_t end = (start + count) * COPY_TILE < bytes ? (start + count) * COPY_TILE : bytes;
-  memcpy(job->out + at, job->data + at, end - at);
+  start_out(job, at, end);
   return 1;
 }
 
@@ -270,7 +285,7 @@ static int run_apply(void* ctx, size_t start, size_t count) {
         if (job->pipeline) take_chunk(job, t - 1);
         continue;
       }
-      if (job->out != job->data) memcpy(job->out, job->data, job->dest_rows * row_bytes);
+      start_out(job, 0, job->dest_rows * row_bytes);
       uint32_t* hits = hits_of(job);
       if (hits) memset(hits, 0, job->dest_rows * sizeof *hits);
       if (job->nitems && !(job->pipeline ? apply_pipelined(job) : resolve_pieces(job, 0, job->nitems, apply_piece))) return 0;
@@ -282,7 +297,7 @@ static int run_apply(void* ctx, size_t start, size_t count) {
     size_t r0 = p << job->part_shift, rows = (size_t)1 << job->part_shift;
     if (r0 >= job->dest_rows) break;
     size_t r1 = job->dest_rows - r0 < rows ? job->dest_rows : r0 + rows;
-    if (job->out != job->data) memcpy(job->out + r0 * row_bytes, job->data + r0 * row_bytes, (r1 - r0) * row_bytes);
+    start_out(job, r0 * row_bytes, r1 * row_bytes);
     uint32_t* hits = hits_of(job);
     if (hits) memset(hits + r0, 0, (r1 - r0) * sizeof *hits);
     if (job->nitems && !apply_items(job, p, hits)) return 0;
@@ -329,7 +344,7 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
     job->part_shift++;
   }
   job->parts = parts > 1 ? ((job->dest_rows - 1) >> job->part_shift) + 1 : 1;
-  wg_pick_reduce(c->tensors[WG_TENSOR_data].dtype, job->reduce, &job->kernels); /* checked by the plan */
+  wg_pick_reduce(job->dtype, job->reduce, &job->kernels); /* checked by the plan */
 }
 
 /* The stages' items once bound: a plan that may sort has the sort's stages, which a run on too
@@ -366,6 +381,7 @@ static size_t ws_take(size_t* end, size_t n, size_t size) {
 wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes, wg_error_info* err) {
   size_t out_count = wg_prod(plan->out_shape, 0, plan->out_rank);
   job->elem_bytes = elem_bytes;
+  job->dtype = plan->out_dtype;
   plan->from_data = 1;
   /* nitems * row_elems elements of updates, in memory: no overflow */
   plan->work_bytes = job->nitems * job->row_elems * elem_bytes;
@@ -393,8 +409,9 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
    * applier, so such a plan lays out both and the bound thread count picks (bind_scatter).
    * Rows of 16-bit floats, converted at each update, and longer rows are always sorted. */
   int half = plan->out_dtype == WG_DTYPE_F16 || plan->out_dtype == WG_DTYPE_BF16;
-  int short_rows = job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half;
-  job->sort_threads = job->max_parts == 1 ? SIZE_MAX : !short_rows ? 1 : WG_SCATTER_SORT_THREADS;
+  /* a scaled job's rows are never copied to be sorted (their scale is applied where they are added) */
+  int short_rows = job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half && !job->scaled;
+  job->sort_threads = job->max_parts == 1 || job->one_part ? SIZE_MAX : !short_rows ? 1 : WG_SCATTER_SORT_THREADS;
 #ifdef WG_NO_THREADS
   if (job->sort_threads > 1) job->sort_threads = SIZE_MAX; /* one thread, ever */
 #endif

@@ -76,6 +76,17 @@ typedef enum wg_status {
                                         (err->dim = -1) or shape[err->dim] (err->value) is not the
                                         indices' (err->limit) */
   WG_ERR_PADDING_IDX = 27,           /* padding_idx (err->value) outside [-rows, rows) (err->limit = rows) */
+  /* embedding_bag_backward's own rules */
+  WG_ERR_GRAD_SHAPE = 28,            /* the output's gradient has err->value rows (err->dim = 0) but
+                                        the bags are err->limit; or (err->dim = -1) its rank is 0 */
+  WG_ERR_MAX_INDICES = 29,           /* max indices: absent or not the gradient's shape (err->dim =
+                                        -1), or max_indices[err->position] (err->value) outside
+                                        [-1, rows) (err->limit = rows) */
+  WG_ERR_TABLE = 30,                 /* the weights' gradient: without weights or with a mode
+                                        but sum (err->dim = -4: err->value the mode, err->limit 1
+                                        with weights); its table absent (-2), not the gradient's
+                                        type (-3), its rank (-1) or shape[err->dim] (err->value)
+                                        not [rows, ...the gradient's row] (err->limit) */
 } wg_status;
 
 /* Which argument an error is about. */
@@ -94,6 +105,8 @@ typedef enum wg_arg {
   WG_ARG_SEGMENTS = 11,     /* embedding_bag, segment_reduce: offsets, lengths or segment ids */
   WG_ARG_WEIGHTS = 12,      /* embedding_bag: per-sample weights */
   WG_ARG_INITIAL = 13,      /* segment_reduce: the initial value */
+  WG_ARG_MAX_INDICES = 14,  /* embedding_bag_backward: the forward's max indices */
+  WG_ARG_TABLE = 15,        /* embedding_bag_backward: the table (the weights' gradient) */
 } wg_arg;
 
 typedef enum wg_index_type {

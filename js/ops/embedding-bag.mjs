@@ -3,33 +3,11 @@
 import { defineOp } from '../call.mjs';
 import { QUANT_OPTIONS, quantAttrs, quantMessages, quantScales, quantTable } from '../quant-table.mjs';
 import { scatterData } from '../scatter-options.mjs';
-import { addSegments, numSegments, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
-import { dataTensor, indexTensor, integerArg, typeName } from '../tensor.mjs';
+import { addSegments, bagFormMessage, bagForms, bagMessages, bagWeights, flagOption, numSegments, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
+import { indexTensor, integerArg } from '../tensor.mjs';
 
 const OP = 'embeddingBag';
 const MODES = { sum: 'ADD', mean: 'MEAN', max: 'MAX', sqrtn: 'SQRTN' };
-const Float16 = typeof globalThis.Float16Array === 'function' ? globalThis.Float16Array : undefined;
-
-const flag = (o, name) => {
-  const v = o[name] ?? false;
-  if (typeof v !== 'boolean') throw new TypeError(`${OP}: opts.${name} must be true or false, got ${typeName(v)}`);
-  return v;
-};
-
-// The bags' forms: [option, wg_segment_form's name]; without either, 2-D indices (fixed bags).
-const formsOf = (o) => [['offsets', flag(o, 'includeLastOffset') ? 'BOUNDS' : 'OFFSETS'], ['segmentIds', 'IDS']];
-
-// The per-sample weights: one an index, of the output's array type (a bare array has the indices' shape).
-function weightsTensor(s, value, indices, Type, dtype) {
-  const w = dataTensor(OP, 'opts.perSampleWeights', ArrayBuffer.isView(value) ? { data: value, shape: indices.shape } : value, s,
-    Float16 ? [Float32Array, Float64Array, Uint16Array, Float16] : [Float32Array, Float64Array, Uint16Array]);
-  if (w.Type !== Type) {
-    throw new TypeError(`${OP}: opts.perSampleWeights must be a ${Type.name} like the output, got a ${w.Type.name}`);
-  }
-  w.dtype = dtype;
-  return w;
-}
-
 const desc = {
   name: OP,
   c: 'embedding_bag',
@@ -45,7 +23,7 @@ const desc = {
     const o = opts ?? {};
     const data = o.scales != null ? quantTable(OP, s, weight, o) : scatterData(OP, 'weight', weight, s, o);
     const t = { data, indices: indexTensor(OP, 'indices', indices, s) };
-    const chosen = segmentsOf(OP, o, formsOf(o));
+    const chosen = segmentsOf(OP, o, bagForms(OP, o));
     if (chosen) addSegments(OP, t, chosen, s);
     else if (o.includeLastOffset) throw new TypeError(`${OP}: opts.includeLastOffset goes with opts.offsets`);
     t.form = chosen?.form ?? 'FIXED';
@@ -54,9 +32,9 @@ const desc = {
   attrs(o, t, s) {
     const Type = o.scales != null ? quantScales(OP, t, s, o.scales, o, 'opts.scales') : t.data.Type;
     const dtype = t.scales?.dtype ?? t.data.dtype;
-    if (o.perSampleWeights != null) t.weights = weightsTensor(s, o.perSampleWeights, t.indices, Type, dtype);
+    if (o.perSampleWeights != null) t.weights = bagWeights(OP, s, o.perSampleWeights, t.indices, Type, dtype);
     const reduce = reduceOf(OP, s, o, 'mode', MODES, 'mean');
-    const returnIndices = flag(o, 'returnIndices');
+    const returnIndices = flagOption(OP, o, 'returnIndices');
     if (returnIndices && o.mode !== 'max') {
       throw new TypeError(`${OP}: opts.returnIndices goes with mode 'max' (the row each maximum came from)`);
     }
@@ -72,17 +50,8 @@ const desc = {
   },
   messages: {
     ...quantMessages('opts.scales'),
-    ...segmentMessages((e, { op, indexShape, segmentsName }) => (segmentsName
-      ? `${op}: ${segmentsName} goes with 1-D indices and must be 1-D itself; got indices [${indexShape.join(', ')}] ` +
-        '(2-D indices are bags of a fixed length, one a row, and accept neither opts.offsets nor opts.segmentIds)'
-      : `${op}: indices [${indexShape.join(', ')}] need opts.offsets or opts.segmentIds (only 2-D indices make bags by themselves, one a row)`),
-    'float32, float64, float16 or bfloat16 (opts.dtype) values, or quantized codes with opts.scales'),
-    WG_ERR_WEIGHTS: (e, { op, indexShape }) => (e.dim === -2
-      ? `${op}: opts.perSampleWeights do not go with mode 'max' (as torch)`
-      : e.dim === -1 ? `${op}: opts.perSampleWeights must have the indices' shape [${indexShape.join(', ')}], got rank ${e.value}`
-        : `${op}: opts.perSampleWeights.shape[${e.dim}] is ${e.value} but must be ${e.limit} (the indices' shape)`),
-    WG_ERR_PADDING_IDX: (e, { op }) => `${op}: opts.paddingIdx ${e.value} is out of range for the weight's ${e.limit} rows ` +
-      `(expected ${-e.limit} <= paddingIdx < ${e.limit})`,
+    ...segmentMessages(bagFormMessage, 'float32, float64, float16 or bfloat16 (opts.dtype) values, or quantized codes with opts.scales'),
+    ...bagMessages,
   },
 };
 export default desc;

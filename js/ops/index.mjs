@@ -1,6 +1,7 @@
 // Every op's descriptor, once (the JS side's src/ops.def): what derives from the ops (the
 // TensorFlow.js adapter, the demo, common/op-caller.mjs, the tests) reads this list. An op's
 // public function is exported by the entry points (js/index.mjs, js/index.cjs).
+import embeddingBagBackward from './embedding-bag-backward.mjs';
 import embeddingBag from './embedding-bag.mjs';
 import gatherBlockQuantized from './gather-block-quantized.mjs';
 import gatherND from './gather-nd.mjs';
@@ -13,7 +14,7 @@ import take from './take.mjs';
 import tensorScatter from './tensor-scatter.mjs';
 
 export const OPS = [take, gatherND, gather, gatherBlockQuantized, scatter, scatterND, indexReduce, tensorScatter,
-  embeddingBag, segmentReduce];
+  embeddingBag, embeddingBagBackward, segmentReduce];
 
 /** The descriptor of the op named `name` in the API, or undefined. */
 export const opNamed = (name) => OPS.find((d) => d.name === name);

@@ -47,6 +47,17 @@ const CASES = [
       }
     },
     { data: new Array(16).fill(4), shape: [1, 16] }],
+  // the gradient of the first case's sum, bags {1, 2, 4, 3} and {2, 1, 0}, gradOutput [[1, 2],
+  // [10, 20]]: rows 1 and 2 get both bags' rows, [11, 22]; row 0 bag 1's, [10, 20]; rows 3 and 4
+  // bag 0's, [1, 2]
+  ['embeddingBagBackward: offsets, sum',
+    (api) => api.embeddingBagBackward(t(F32, [1, 2, 10, 20], [2, 2]), t(I32, [1, 2, 4, 3, 2, 1, 0], [7]), { offsets: [0, 4], mode: 'sum', numWeights: 5 }),
+    { data: [10, 20, 11, 22, 11, 22, 1, 2, 1, 2], shape: [5, 2] }],
+  // the second case's mean, 2-D bags {0, 4} and {1, 3}, gradOutput [[2, 4], [6, 8]]: each row gets
+  // its bag's row over 2
+  ['embeddingBagBackward: 2-D, mean',
+    (api) => api.embeddingBagBackward(t(F32, [2, 4, 6, 8], [2, 2]), t(I32, [0, 4, 1, 3], [2, 2]), { numWeights: 5 }),
+    { data: [1, 2, 3, 4, 0, 0, 3, 4, 1, 2], shape: [5, 2] }],
   // lengths [2, 0, 4] of [1, 2, 3, 4, 5, 6], max: max(1, 2) = 2; the empty segment keeps max's
   // identity, -Infinity (torch.segment_reduce without initial); max(3, 4, 5, 6) = 6
   ['segmentReduce: lengths, max, an empty segment',

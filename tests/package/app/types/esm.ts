@@ -2,7 +2,7 @@
 // and bundler resolution): what a new user wrote and the types got wrong. Each
 // `@ts-expect-error` is a line that must not compile.
 import {
-  embeddingBag, gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, segmentReduce, take,
+  embeddingBag, embeddingBagBackward, gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, segmentReduce, take,
   tensorScatter, upload,
 } from 'wasm-gather';
 import type {
@@ -148,6 +148,14 @@ const bagQ: Result<Uint16Array> = embeddingBag({ data: new Uint8Array(8), shape:
   { segmentIds: new Int32Array([0]), scales: { data: new Uint16Array(1), shape: [1, 1] }, quantType: 'uint4', blockSize: 16 });
 // @ts-expect-error: not a mode
 embeddingBag(table, { data: [0], shape: [1] }, { offsets: [0], mode: 'min' });
+// the bags' gradient: the table's, and with returnWeightsGrad the weights' too
+const dTable: Result<Float32Array> = embeddingBagBackward({ data: new Float32Array(6), shape: [2, 3] }, { data: [0, 1, 3], shape: [3] },
+  { offsets: [0, 2], mode: 'mean', numWeights: 4 });
+const dBoth = embeddingBagBackward({ data: new Float32Array(6), shape: [2, 3] }, { data: [0, 1, 3], shape: [3] },
+  { offsets: [0, 2], mode: 'sum', numWeights: 4, perSampleWeights: new Float32Array(3), returnWeightsGrad: true, weight: table });
+const dWeights: Float32Array = dBoth.weightsGrad.data;
+// @ts-expect-error: an integer gradient
+embeddingBagBackward({ data: new Int32Array(6), shape: [2, 3] }, { data: [0, 1, 3], shape: [3] }, { offsets: [0, 2], numWeights: 4 });
 const seg: Result<Float64Array> = segmentReduce({ data: new Float64Array(6), shape: [3, 2] }, { reduce: 'max', lengths: [1, 2] });
 // @ts-expect-error: reduce is required
 segmentReduce({ data: new Float64Array(6), shape: [3, 2] }, { lengths: [1, 2] });
