@@ -4,11 +4,11 @@
 import { defineOp } from '../call.mjs';
 import { ResidentTensor } from '../resident.mjs';
 import { addSegments, bagFormMessage, bagForms, bagMessages, bagWeights, flagOption, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
-import { dataTensor, describeValue, indexTensor, integerArg, typeName } from '../tensor.mjs';
+import { describeValue, indexTensor, integerArg, typeName, typedTensor } from '../tensor.mjs';
 
 const OP = 'embeddingBagBackward';
 const MODES = { sum: 'ADD', mean: 'MEAN', max: 'MAX', sqrtn: 'SQRTN' };
-const FLOATS = [Float32Array, Float64Array];
+const FLOATS = { Types: [Float32Array, Float64Array], what: 'a Float32Array or Float64Array' };
 
 // The table's rows: opts.numWeights, or opts.out's first dimension (a bare array's from its length).
 function numWeights(o, grad) {
@@ -37,17 +37,17 @@ const desc = {
     'maxIndices', 'numWeights', 'inPlace', 'returnWeightsGrad', 'weight'],
   read(s, [grad, indices, opts]) {
     const o = opts ?? {};
-    const updates = dataTensor(OP, 'gradOutput', grad, s, FLOATS);
+    const updates = typedTensor(OP, 'gradOutput', grad, s, FLOATS);
     // data: the gradient, for the messages and the output's type (the op takes no data tensor)
     const t = { updates, data: updates, indices: indexTensor(OP, 'indices', indices, s) };
     const chosen = segmentsOf(OP, o, bagForms(OP, o));
     if (chosen) addSegments(OP, t, chosen, s);
     else if (o.includeLastOffset) throw new TypeError(`${OP}: opts.includeLastOffset goes with opts.offsets`);
     t.form = chosen?.form ?? 'FIXED';
-    if (o.maxIndices != null) t.max_indices = dataTensor(OP, 'opts.maxIndices', o.maxIndices, s, [Int32Array]);
+    if (o.maxIndices != null) t.max_indices = typedTensor(OP, 'opts.maxIndices', o.maxIndices, s, { Types: [Int32Array], what: 'an Int32Array' });
     if (flagOption(OP, o, 'returnWeightsGrad')) {
       if (o.weight == null) throw new TypeError(`${OP}: opts.returnWeightsGrad needs opts.weight (the forward's table)`);
-      t.table = dataTensor(OP, 'opts.weight', o.weight, s, FLOATS);
+      t.table = typedTensor(OP, 'opts.weight', o.weight, s, FLOATS);
     }
     return t;
   },
