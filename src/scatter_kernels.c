@@ -8,6 +8,10 @@
 #include "fma32.h"           /* wg_fma32 */
 #include "index_resolve.h"   /* WG_ZERO_BLOCK */
 
+#ifdef __wasm_simd128__
+#include <wasm_simd128.h>
+#endif
+
 /* What each kind computes in: load a stored value, store a computed one. */
 #define LOAD_INT(x) (x)
 #define LOAD_UINT(x) (x)
@@ -194,7 +198,28 @@ static void fma_row_f32(float* restrict dst, const float* restrict x, float s, s
     const size_t k = m - e0 < FMA_BLOCK ? m - e0 : FMA_BLOCK;
     float r[FMA_BLOCK];
     uint64_t slow = 0;
-    for (size_t e = 0; e < k; ++e) {
+    size_t e = 0;
+#ifdef __wasm_simd128__
+    /* four at a time in two f64x2 halves (the compilers leave the float64 check scalar) */
+    const v128_t sv = wasm_f64x2_splat(s), low = wasm_i64x2_splat(0x1fffffff), half = wasm_i64x2_splat(0x10000000);
+    const v128_t tiny = wasm_f64x2_splat(0x1p-126), zero = wasm_f64x2_splat(0);
+    v128_t flags = wasm_i64x2_splat(0);
+    for (; e + 4 <= k; e += 4) {
+      const v128_t x4 = wasm_v128_load(x + e0 + e), a4 = wasm_v128_load(dst + e0 + e);
+      v128_t t[2];
+      for (int h = 0; h < 2; ++h) {
+        const v128_t xh = wasm_f64x2_promote_low_f32x4(h ? wasm_i32x4_shuffle(x4, x4, 2, 3, 0, 1) : x4);
+        const v128_t ah = wasm_f64x2_promote_low_f32x4(h ? wasm_i32x4_shuffle(a4, a4, 2, 3, 0, 1) : a4);
+        t[h] = wasm_f64x2_add(wasm_f64x2_mul(sv, xh), ah);
+        flags = wasm_v128_or(flags, wasm_i64x2_eq(wasm_v128_and(t[h], low), half)); /* halfway */
+        flags = wasm_v128_or(flags, wasm_v128_and(wasm_f64x2_lt(wasm_f64x2_abs(t[h]), tiny), wasm_f64x2_ne(t[h], zero)));
+        flags = wasm_v128_or(flags, wasm_f64x2_ne(t[h], t[h])); /* NaN */
+      }
+      wasm_v128_store(r + e, wasm_i32x4_shuffle(wasm_f32x4_demote_f64x2_zero(t[0]), wasm_f32x4_demote_f64x2_zero(t[1]), 0, 1, 4, 5));
+    }
+    slow = wasm_v128_any_true(flags);
+#endif
+    for (; e < k; ++e) {
       double t = (double)s * x[e0 + e] + dst[e0 + e];
       slow |= wg_fma32_needs_exact(t) | (t != t);
       r[e] = (float)t;
@@ -203,9 +228,9 @@ static void fma_row_f32(float* restrict dst, const float* restrict x, float s, s
       memcpy(dst + e0, r, k * sizeof *r);
       continue;
     }
-    for (size_t e = e0; e < e0 + k; ++e) {
-      float a = dst[e], v = x[e], f = wg_fma32(s, v, a);
-      dst[e] = f == f ? f : a != a ? quiet_float(a) : v != v ? quiet_float(v) : s != s ? quiet_float(s) : f;
+    for (size_t i = e0; i < e0 + k; ++i) {
+      float a = dst[i], v = x[i], f = wg_fma32(s, v, a);
+      dst[i] = f == f ? f : a != a ? quiet_float(a) : v != v ? quiet_float(v) : s != s ? quiet_float(s) : f;
     }
   }
 }
