@@ -1,7 +1,8 @@
 // Types for wasm-gather/tfjs, the one copy: what require() gives (js/tfjs.cjs) and, re-exported by
 // tfjs.d.ts, what import gives (js/tfjs.mjs): TensorFlow.js's GatherV2, GatherNd, ScatterNd,
 // TensorScatterUpdate, UnsortedSegmentSum, SparseSegmentSum and SparseSegmentMean kernels served
-// by wasm-gather.
+// by wasm-gather, and TensorFlow's gradients of GatherNd, ScatterNd, TensorScatterUpdate,
+// SparseSegmentSum and SparseSegmentMean.
 // @tensorflow/tfjs-core is an optional peer dependency: its namespace is typed here by the few
 // members the adapter uses, so these types need nothing of it.
 
@@ -13,6 +14,10 @@ export interface TfjsCoreNamespace {
   findBackendFactory(backendName: string): unknown;
   util: object;
   backend_util: object;
+  /** With getGradient and unregisterGradient (tfjs-core 3 and later), the gradients are registered too. */
+  registerGradient?(config: object): void;
+  getGradient?(kernelName: string): object | undefined;
+  unregisterGradient?(kernelName: string): void;
 }
 
 export type TfjsBackendName = 'cpu' | 'wasm';
@@ -40,18 +45,23 @@ export interface KernelEntry {
  * Registers wasm-gather's GatherV2, GatherNd and TensorScatterUpdate (float32, int32 and bool),
  * ScatterNd, UnsortedSegmentSum, SparseSegmentSum and SparseSegmentMean (float32 and int32) on the
  * given backends (other dtypes go to the kernels registered before; on 'wasm', UnsortedSegmentSum
- * is new), calling init() first if wasm-gather is not initialised. Resolves to what it registered.
+ * is new), calling init() first if wasm-gather is not initialised. Resolves to those kernels.
+ * Also registers TensorFlow's gradients of GatherNd, ScatterNd, TensorScatterUpdate,
+ * SparseSegmentSum and SparseSegmentMean (tfjs-core 4.22 has none; one tf already has is left
+ * alone), and, on the given backends, the SparseSegmentSumGrad and SparseSegmentMeanGrad kernels
+ * they call (not in the list).
  */
 export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): Promise<KernelEntry[]>;
 
 /**
- * Restores the kernels that were registered before, frees the cached tables; returns what it undid
- * (from require(), [] until its registerKernels() has loaded the adapter).
+ * Restores the kernels that were registered before, removes the gradients registerKernels
+ * registered, frees the cached tables; returns the kernels it undid (from require(), [] until its
+ * registerKernels() has loaded the adapter).
  */
 export function unregisterKernels(tf: TfjsCoreNamespace): KernelEntry[];
 
 export interface KernelStats {
-  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', 'wasm/SparseSegmentMean', ...). */
+  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', 'wasm/SparseSegmentMean', 'wasm/SparseSegmentMeanGrad', ...). */
   calls: Record<string, number>;
   /** Calls handed to the kernel registered before (other dtypes). */
   fallbacks: Record<string, number>;

@@ -12,6 +12,13 @@
 // Infinity in x makes every segment NaN, and on wasm the sparse segment kernels' unchecked sizes
 // (docs/api.md#tensorflowjs lists them).
 //
+// Gradients: registerKernels also registers TensorFlow's own gradients of GatherNd, ScatterNd,
+// TensorScatterUpdate, SparseSegmentSum and SparseSegmentMean (tfjs-core 4.22 has none of them;
+// one that tfjs has is left alone), written in tfjs ops so that they run on any backend, and
+// through the adapter's kernels where it serves the backend (gradientConfigs below); for the sparse
+// segment ones, TensorFlow's SparseSegmentSumGrad and SparseSegmentMeanGrad kernels, served by the
+// bags' gradient op on the backends the adapter serves.
+//
 // Data movement: on 'cpu' the tensors' values are TypedArrays (backend.data), passed as they are
 // and the result handed over without another copy; a tensor gathered from a second time (an
 // embedding table) is copied into wasm-gather's memory once and freed when tfjs disposes its data.
@@ -31,12 +38,17 @@ import { checkOptionNames, sameShape } from './tensor.mjs';
 
 // The ops that serve tfjs kernels (their descriptors' `tfjs`), by the kernel's name.
 const SERVES = Object.fromEntries(OPS.flatMap((d) => (d.tfjs ?? []).map((k) => [k, d])));
+// TensorFlow's kernels of the sparse segment reductions' gradients, which tfjs does not have: the
+// adapter registers them beside its others, for its gradients (not listed in what registerKernels
+// and unregisterKernels return, which name the kernels of tfjs's ops).
+const GRAD_KERNELS = ['SparseSegmentSumGrad', 'SparseSegmentMeanGrad'];
 const KERNELS = Object.keys(SERVES);
 const BACKENDS = ['cpu', 'wasm'];
 // The dtypes each kernel serves; the others go to the kernel registered before. (Sums of bools are
 // not served: tfjs adds them as numbers.)
 const DTYPES = new Set(['float32', 'int32', 'bool']);
 const NUMERIC = new Set(['float32', 'int32']);
+const FLOAT32 = new Set(['float32']);
 const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
 const ELEMENT_TYPES = { float32: 'F32', int32: 'I32', bool: 'U8' }; // src/call.h's names
 // What a served call asks of wasm-gather: tfjs's rules (an out-of-range or negative index is an error).
@@ -44,9 +56,12 @@ const POLICY = { outOfRange: 'error', negativeIndices: 'error' };
 // backend instance -> its access object (access()), made once rather than on every call.
 const ios = new Map();
 
-// tf namespace -> { entries: [{ kernelName, backendName, original }], backends: Set of backend
-// instances whose disposeData is wrapped }
+// tf namespace -> { entries: [{ kernelName, backendName, original }], gradients: [the gradient
+// configs it registered] }
 const registered = new WeakMap();
+// The kernel functions registered by this module (a registry's kernel is the adapter's when its
+// kernelFunc is one of them).
+const ours = new WeakSet();
 // backend instance -> { resident: Map dataId -> ResidentTensor, seen: WeakSet of dataIds, disposeData, own }
 const caches = new Map();
 const stats = { calls: {}, fallbacks: {}, uploads: 0, inPlace: 0 };
@@ -75,7 +90,7 @@ export async function registerKernels(tf, opts = {}) {
   if (backends.includes('wasm')) guest = opts.inPlace === false ? null : await guestModule();
   ios.clear(); // made again for the guest module now loaded (or none)
   let state = registered.get(tf);
-  if (!state) registered.set(tf, state = { entries: [] });
+  if (!state) registered.set(tf, state = { entries: [], gradients: [] });
   const done = [];
   for (const backendName of backends) {
     for (const kernelName of KERNELS) {
@@ -83,6 +98,7 @@ export async function registerKernels(tf, opts = {}) {
       const original = tf.getKernel(kernelName, backendName);
       if (original) tf.unregisterKernel(kernelName, backendName);
       const kernelFunc = KERNEL_FUNCS[kernelName](tf, backendName, original, SERVES[kernelName]);
+      ours.add(kernelFunc);
       tf.registerKernel({
         kernelName,
         backendName,
@@ -96,13 +112,17 @@ export async function registerKernels(tf, opts = {}) {
         },
       });
       state.entries.push({ kernelName, backendName, original });
-      done.push({ kernelName, backendName });
+      if (!GRAD_KERNELS.includes(kernelName)) done.push({ kernelName, backendName });
     }
   }
+  registerGradients(tf, state);
   return done;
 }
 
-/** Restores the kernels that were registered before registerKernels, and frees the table cache. */
+/**
+ * Restores the kernels that were registered before registerKernels, removes the gradients it
+ * registered, and frees the table cache.
+ */
 export function unregisterKernels(tf) {
   checkNamespace(tf, 'unregisterKernels');
   const state = registered.get(tf);
@@ -112,7 +132,12 @@ export function unregisterKernels(tf) {
   for (const { kernelName, backendName, original } of state.entries) {
     if (tf.getKernel(kernelName, backendName)) tf.unregisterKernel(kernelName, backendName);
     if (original) tf.registerKernel(original);
-    undone.push({ kernelName, backendName });
+    if (!GRAD_KERNELS.includes(kernelName)) undone.push({ kernelName, backendName });
+  }
+  // The gradients it registered, where they are still the registered ones (tfjs's registry of
+  // gradients is global: one registered since by someone else is theirs, and stays).
+  for (const config of state.gradients) {
+    if (tf.getGradient(config.kernelName) === config) tf.unregisterGradient(config.kernelName);
   }
   for (const backend of [...caches.keys()]) freeCache(backend);
   for (const backend of [...guests.keys()]) freeGuest(backend);
@@ -318,6 +343,37 @@ function sparseSegmentKernel(kernelName, mode) {
 const sparseSegmentSumKernel = sparseSegmentKernel('SparseSegmentSum', 'sum');
 const sparseSegmentMeanKernel = sparseSegmentKernel('SparseSegmentMean', 'mean');
 
+// SparseSegmentSumGrad and SparseSegmentMeanGrad, TensorFlow's kernels of those names (inputs
+// grad, indices, segment_ids, output_dim0; here inputs { grad, indices, segmentIds } and attrs
+// { outputDim0 }), which the gradients below call: the gradient of SparseSegmentSum / Mean for its
+// data, [outputDim0, ...grad.shape.slice(1)] zeros with each entry's row of grad (its segment's),
+// for the mean times float32(1 / the segment's count), added to the row its index names, in entry
+// order: the bags' gradient op with the segment ids (float32: one fused multiply-add an element).
+// float32 only (gradients are float32 in tfjs). TensorFlow's CPU kernel: SparseSegmentGradOpBase in
+// https://github.com/tensorflow/tensorflow/blob/master/tensorflow/core/kernels/segment_reduction_ops_impl.h
+function sparseSegmentGradKernel(kernelName, mode) {
+  return (tf, backendName, original, desc) => {
+    const key = `${backendName}/${kernelName}`;
+    return (args) => {
+      const { inputs: { grad, indices, segmentIds }, backend, attrs: { outputDim0 } } = args;
+      const index = indices.dtype === 'int32' ? segmentIds : indices; // both must be int32
+      const why = unserved(backend, grad.dtype, index, FLOAT32);
+      if (why) return fallback(original, key, args, kernelName, backendName, grad.dtype, index, why, FLOAT32);
+      if (grad.shape.length < 1) throw new Error(`${kernelName}: grad must be at least 1 dimensional, got a scalar`);
+      if (indices.shape.length !== 1 || segmentIds.shape.length !== 1 || indices.shape[0] !== segmentIds.shape[0]) {
+        throw new Error(`${kernelName}: indices and segmentIds must be vectors of one size, got shapes [${indices.shape}] and [${segmentIds.shape}]`);
+      }
+      if (!Number.isInteger(outputDim0) || outputDim0 < 0) throw new Error(`${kernelName}: outputDim0 must be a non-negative integer, got ${outputDim0}`);
+      const io = access(backend);
+      count(stats.calls, key);
+      // grad is read once: not cached as a table is
+      return io.run(desc, grad, indices, [outputDim0, ...grad.shape.slice(1)], { mode, numWeights: outputDim0 }, segmentIds, false);
+    };
+  };
+}
+const sparseSegmentSumGradKernel = sparseSegmentGradKernel('SparseSegmentSumGrad', 'sum');
+const sparseSegmentMeanGradKernel = sparseSegmentGradKernel('SparseSegmentMeanGrad', 'mean');
+
 // tfjs-backend-cpu's own checks (tfjs-core's functions check the ranks first, with their words).
 function checkSegmentShapes(data, indices, segmentIds) {
   if (data.shape.length < 1) throw new Error('Data should be at least 1 dimensional but received scalar');
@@ -372,7 +428,114 @@ const KERNEL_FUNCS = {
   GatherV2: gatherV2Kernel, GatherNd: gatherNdKernel, ScatterNd: scatterNdKernel,
   TensorScatterUpdate: tensorScatterUpdateKernel, UnsortedSegmentSum: unsortedSegmentSumKernel,
   SparseSegmentSum: sparseSegmentSumKernel, SparseSegmentMean: sparseSegmentMeanKernel,
+  SparseSegmentSumGrad: sparseSegmentSumGradKernel, SparseSegmentMeanGrad: sparseSegmentMeanGradKernel,
 };
+
+// Whether the kernel registered for kernelName on the current backend is the adapter's and can
+// serve (wasm-gather not disposed).
+function served(tf, kernelName) {
+  const k = tf.getKernel(kernelName, tf.getBackend());
+  return k != null && ours.has(k.kernelFunc) && getState() !== null;
+}
+
+// TensorFlow's gradients of the kernels the adapter serves that tfjs has none for, written in tfjs
+// ops (so they run on any backend; on the adapter's, through its kernels, in tfjs's memory on wasm).
+// An integer input's gradient is zeros, as tfjs's OneHot gradient gives it (TensorFlow's None).
+// https://github.com/tensorflow/tensorflow/blob/master/tensorflow/python/ops/array_grad.py
+// (_GatherNdGrad, _ScatterNdGrad, _TensorScatterUpdateGrad) and tensorflow/python/ops/math_grad.py
+// (_SparseSegmentSumGrad, _SparseSegmentMeanGrad).
+function gradientConfigs(tf) {
+  const noGrad = (t) => () => tf.zeros(t.shape, 'float32');
+  // tfjs's rank-1 indices of tf.scatterND and tf.tensorScatterUpdate are n tuples of one (as the
+  // kernels above read them: tupleShape), where tf.gatherND reads one tuple of n: given to it as [n, 1].
+  const tuples = (indices) => (indices.shape.length === 1 ? tf.reshape(indices, [indices.shape[0], 1]) : indices);
+  // tf.gatherND(dy, tuples): the rows of dy at the tuples, the updates' shape (an empty one as
+  // zeros: tf.gatherND refuses an empty dy, even for no tuples).
+  const gatherRows = (dy, indices) => {
+    const t = tuples(indices);
+    const shape = [...t.shape.slice(0, -1), ...dy.shape.slice(t.shape.at(-1))];
+    return sizeOf(shape) === 0 || dy.size === 0 ? tf.zeros(shape, 'float32') : tf.gatherND(dy, t);
+  };
+  // The sparse segment reductions' gradient for their data: the kernel above where the adapter
+  // serves this backend; elsewhere the same in tfjs ops (TensorFlow's graph before its fused kernel:
+  // the rows of dy at the ids, scaled by 1 / max(count, 1) for the mean, summed into the rows the
+  // indices name; the mean's product rounded apart from the sum).
+  const segmentGrad = (mode, dy, indices, segmentIds, outputDim0) => {
+    const kernelName = mode === 'sum' ? 'SparseSegmentSumGrad' : 'SparseSegmentMeanGrad';
+    if (dy.dtype === 'float32' && served(tf, kernelName)) {
+      return tf.engine().runKernel(kernelName, { grad: dy, indices, segmentIds }, { outputDim0 });
+    }
+    // (tfjs-backend-cpu's UnsortedSegmentSum fails on no ids at all)
+    if (segmentIds.shape[0] === 0) return tf.zeros([outputDim0, ...dy.shape.slice(1)], 'float32');
+    let rows = tf.gather(tf.cast(dy, 'float32'), segmentIds);
+    if (mode === 'mean') {
+      const counts = tf.unsortedSegmentSum(tf.ones(segmentIds.shape, 'float32'), segmentIds, dy.shape[0]);
+      const scale = tf.gather(tf.div(1, tf.maximum(counts, 1)), segmentIds);
+      rows = tf.mul(rows, tf.reshape(scale, [segmentIds.shape[0], ...dy.shape.slice(1).map(() => 1)]));
+    }
+    return tf.unsortedSegmentSum(rows, indices, outputDim0);
+  };
+  return [
+    {
+      // tf.scatterND of dy into the params' shape: repeated tuples add up (ScatterNd adds)
+      kernelName: 'GatherNd',
+      inputsToSave: ['params', 'indices'],
+      gradFunc: (dy, [params, indices]) => ({
+        params: () => {
+          // one tuple of K (tf.gatherND's rank-1 indices): tf.scatterND would read K tuples of one
+          if (indices.shape.length > 1) return tf.scatterND(indices, dy, params.shape);
+          return tf.scatterND(tf.reshape(indices, [1, indices.shape[0]]), tf.reshape(dy, [1, ...dy.shape]), params.shape);
+        },
+        indices: noGrad(indices),
+      }),
+    },
+    {
+      kernelName: 'ScatterNd',
+      inputsToSave: ['indices'],
+      gradFunc: (dy, [indices]) => ({ updates: () => gatherRows(dy, indices), indices: noGrad(indices) }),
+    },
+    {
+      // for the tensor: dy with the updated positions zeroed; for the updates: dy at them
+      kernelName: 'TensorScatterUpdate',
+      inputsToSave: ['indices'],
+      gradFunc: (dy, [indices]) => ({
+        tensor: () => {
+          const t = tuples(indices);
+          const updateShape = [...t.shape.slice(0, -1), ...dy.shape.slice(t.shape.at(-1))];
+          // The adapter's kernel makes a new tensor; tfjs-backend-cpu's writes into its input (dy,
+          // which the updates' gradient still reads): there, dy where no update lands, else 0.
+          if (served(tf, 'TensorScatterUpdate')) return tf.tensorScatterUpdate(dy, indices, tf.zeros(updateShape, dy.dtype));
+          const hit = tf.scatterND(indices, tf.ones(updateShape, 'float32'), dy.shape);
+          return tf.where(tf.cast(hit, 'bool'), tf.zerosLike(dy), dy);
+        },
+        indices: noGrad(indices),
+        updates: () => gatherRows(dy, indices),
+      }),
+    },
+    ...[['SparseSegmentSum', 'sum'], ['SparseSegmentMean', 'mean']].map(([kernelName, mode]) => ({
+      kernelName,
+      inputsToSave: ['data', 'indices', 'segmentIds'],
+      gradFunc: (dy, [data, indices, segmentIds]) => ({
+        data: () => segmentGrad(mode, dy, indices, segmentIds, data.shape[0]),
+        indices: noGrad(indices),
+        segmentIds: noGrad(segmentIds),
+      }),
+    })),
+  ];
+}
+
+// Registers the gradients of gradientConfigs that tf has none of (tfjs-core 4.22 has none of
+// them), once per namespace; they are recorded in state.gradients for unregisterKernels. Where tf
+// cannot register and remove gradients (a namespace without registerGradient, getGradient and
+// unregisterGradient), it registers none.
+function registerGradients(tf, state) {
+  if (![tf.registerGradient, tf.getGradient, tf.unregisterGradient].every((f) => typeof f === 'function')) return;
+  for (const config of gradientConfigs(tf)) {
+    if (state.gradients.some((g) => g.kernelName === config.kernelName) || tf.getGradient(config.kernelName)) continue;
+    tf.registerGradient(config);
+    state.gradients.push(config);
+  }
+}
 
 // The call of the public function (desc.fn) of one of the scatters: data, the index (after an
 // axis, spec.axis, for the op that takes one), the updates, the options.
@@ -381,8 +544,10 @@ const callScatter = (desc, spec, data, indices, updates, opts) =>
 const sizeOf = (shape) => shape.reduce((a, b) => a * b, 1);
 
 // How a backend's tensors are read and its outputs made, and an op run on them: run(desc, x,
-// indices, outShape, opts, segmentIds?) with desc the op's descriptor (js/ops/), opts its options
-// (axis, batchDims; mode, numSegments), segmentIds a tensor of segment ids, read where it is run.
+// indices, outShape, opts, segmentIds?, cache?) with desc the op's descriptor (js/ops/), opts its
+// options (axis, batchDims; mode, numSegments, numWeights), segmentIds a tensor of segment ids,
+// read where it is run, cache false for an x read once (a gradient: never copied into
+// wasm-gather's memory to be kept, as a table read a second time is).
 function access(backend) {
   let io = ios.get(backend);
   if (!io) {
@@ -402,10 +567,11 @@ function cpuAccess(backend) {
     view: (t) => backend.data.get(t.dataId).values,
     empty: (shape, dtype) => backend.makeTensorInfo(shape, dtype, new ARRAY_TYPES[dtype](0)),
     fromValues: (shape, dtype, values) => backend.makeTensorInfo(shape, dtype, values),
-    run(desc, x, indices, outShape, attrs, ids) {
+    run(desc, x, indices, outShape, attrs, ids, cache = true) {
       const values = backend.data.get(x.dataId).values;
       if (!(values instanceof ARRAY_TYPES[x.dtype])) throw new TypeError(`wasm-gather/tfjs: ${x.dtype} values stored as ${values?.constructor?.name}`);
-      const { data } = desc.fn(tableFor(backend, x, values), indexTensor(io, indices), { ...attrs, ...segmentOpts(io, ids), ...POLICY });
+      const table = cache ? tableFor(backend, x, values) : { data: values, shape: x.shape };
+      const { data } = desc.fn(table, indexTensor(io, indices), { ...attrs, ...segmentOpts(io, ids), ...POLICY });
       return backend.makeTensorInfo(outShape, x.dtype, data); // wasm-gather's fresh array, not copied again
     },
     // spec: { data (a tensor, or null: zeros), shape, dtype, indices, indexShape, updates, axis?, opts }
@@ -448,10 +614,11 @@ function wasmAccess(backend) {
       io.view(out).set(values);
       return out;
     },
-    run(desc, x, indices, outShape, attrs, ids) {
+    run(desc, x, indices, outShape, attrs, ids, cache = true) {
       const out = backend.makeOutput(outShape, x.dtype); // may grow tfjs's heap: views are made after
       try {
-        desc.fn(tableFor(backend, x, io.view(x)), indexTensor(io, indices), { ...attrs, ...segmentOpts(io, ids), ...POLICY, out: io.view(out) });
+        const table = cache ? tableFor(backend, x, io.view(x)) : { data: io.view(x), shape: x.shape };
+        desc.fn(table, indexTensor(io, indices), { ...attrs, ...segmentOpts(io, ids), ...POLICY, out: io.view(out) });
       } catch (e) {
         backend.disposeData(out.dataId);
         throw e;
@@ -499,7 +666,8 @@ function inPlaceAccess(backend, g) {
   };
   const io = wasmAccess(backend);
   io.run = (desc, x, indices, outShape, opts, ids) => {
-    const tensors = { data: tensorAt(x), indices: indexAt(indices, indices.shape) };
+    // x: the op's data, or, for an op without one (the bags' gradient), its updates (the gradient rows)
+    const tensors = { [desc.tensors.data ? 'data' : 'updates']: tensorAt(x), indices: indexAt(indices, indices.shape) };
     if (ids) { // the segments, as the descriptor's read() gives them from opts.segmentIds
       tensors.segments = { ...indexAt(ids, ids.shape), name: 'opts.segmentIds' };
       tensors.form = 'IDS';

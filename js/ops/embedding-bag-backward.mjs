@@ -27,6 +27,7 @@ function numWeights(o, grad) {
 const desc = {
   name: OP,
   c: 'embedding_bag_backward',
+  tfjs: ['SparseSegmentSumGrad', 'SparseSegmentMeanGrad'], // TensorFlow's kernels of these names (js/tfjs.mjs)
   params: ['gradOutput', 'indices', 'opts'],
   tensors: { updates: 'gradOutput', indices: 'indices', segments: 'the bags', weights: 'opts.perSampleWeights',
     max_indices: 'opts.maxIndices', table: 'opts.weight' },
