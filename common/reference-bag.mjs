@@ -80,7 +80,7 @@ function checkOffsets(o, n, op) {
 }
 
 /** The bags of indices: [start, end) runs of its flat entries, one a bag. */
-function bagsOf(indices, opts) {
+export function bagsOf(indices, opts) {
   const n = numel(indices.shape);
   if (opts.segmentIds) {
     const ids = Array.from(opts.segmentIds.data, Number);

@@ -87,7 +87,7 @@ typedef struct wg_tensor {
 } wg_tensor;
 
 /* Room for any op's plan in the record (each op's plan type is checked against it: op.h). */
-#define WG_PLAN_WORDS 192
+#define WG_PLAN_WORDS 224
 
 typedef struct wg_call {
   int32_t op; /* position in src/ops.def */

@@ -6,7 +6,9 @@
  * weights' squares), rounded to the type, and each row is added as a fused multiply-add, as
  * torch 1.13's CPU backward adds it (axpy in _embedding_bag_dense_backward_cpu_sum_mean,
  * https://github.com/pytorch/pytorch/blob/v1.13.1/aten/src/ATen/native/EmbeddingBag.cpp).
- * max: each element's gradient goes to the row its maximum came from (the forward's max indices).
+ * max: each element's gradient goes to the row its maximum came from (the forward's max indices),
+ * but a bag of no entry the forward counts (empty, or padding only) is a constant and gets none, as
+ * torch's _embedding_bag_dense_backward_cpu_max skips it.
  * The weights' gradient: entry i's grad[b] . table[row] (stage_dot.h), as
  * _embedding_bag_per_sample_weights_backward_cpu. Semantics: docs/fused-gather-reduce.md. */
 #include <math.h>
@@ -25,9 +27,11 @@ typedef struct backward_plan {
   wg_dot_job dots; /* the weights' gradient */
   size_t dim;      /* elements a row */
   int max, accumulate;
+  int has_rows; /* the workspace holds each entry's row (ws_rows) */
   size_t ws_starts, ws_bag_of, ws_rows, ws_scales; /* the workspace past the scatter-add's */
   const size_t* bag_of; /* each entry's bag (SIZE_MAX: none), bound by validate */
   const int32_t* max_indices;
+  const size_t* live; /* max: each bag's count of entries not padding (0: no gradient) */
 } backward_plan;
 
 /* The entries' destination rows (WG_ZERO_BLOCK: in no bag, padding, or dropped) and the
@@ -53,13 +57,14 @@ static int max_resolve(const wg_scatter_job* job, size_t q, size_t n, size_t* de
   (void)src;
   for (size_t j = 0; j < n; ++j) {
     int32_t v = r->max_indices[q + j];
-    dest[j] = v < 0 ? WG_ZERO_BLOCK : (size_t)v * r->dim + (q + j) % r->dim;
+    dest[j] = v < 0 || !r->live[(q + j) / r->dim] ? WG_ZERO_BLOCK : (size_t)v * r->dim + (q + j) % r->dim;
   }
   return 1;
 }
 
 static size_t* ws_at(const wg_call* c, size_t offset) {
-  return (size_t*)(void*)((uint8_t*)c->tensors[WG_TENSOR_workspace].ptr + offset);
+  uint8_t* ws = c->tensors[WG_TENSOR_workspace].ptr; /* NULL: the plan asked for none */
+  return ws ? (size_t*)(void*)(ws + offset) : NULL;
 }
 
 /* An entry's weight, in float64. */
@@ -127,6 +132,20 @@ static wg_status backward_validate(const wg_plan* plan, const wg_call* c, wg_err
         return st;
       }
     }
+    /* each bag's entries that are not padding (a bad index: the runner reports it before any stage) */
+    size_t* live = ws_at(c, r->ws_bag_of);
+    size_t* rows = ws_at(c, r->ws_rows);
+    if (t->has_padding && wg_resolve_indices(c->tensors[WG_TENSOR_indices].ptr, t->index_type, 0, 1, t->entries, t->rows, 0, 1,
+                                             t->mode, t->negative, 0, rows) != WG_OK) {
+      return WG_OK;
+    }
+    for (size_t b = 0; b < t->bags; ++b) {
+      size_t s0 = t->form == WG_SEGMENTS_FIXED ? b * t->fixed : t->starts[b];
+      size_t s1 = t->form == WG_SEGMENTS_FIXED ? s0 + t->fixed : t->starts[b + 1];
+      live[b] = 0;
+      for (size_t q = s0; q < s1; ++q) live[b] += !t->has_padding || rows[q] != t->padding;
+    }
+    r->live = live;
     return WG_OK;
   }
   size_t* bag_of = ws_at(c, r->ws_bag_of);
@@ -137,7 +156,7 @@ static wg_status backward_validate(const wg_plan* plan, const wg_call* c, wg_err
     for (size_t q = s0; q < s1; ++q) bag_of[q] = b;
   }
   r->bag_of = bag_of;
-  if (!r->ws_rows) return WG_OK;
+  if (!r->has_rows) return WG_OK;
   /* the entries' rows: SIZE_MAX in no bag or dropped, SIZE_MAX - 1 on padding (a bad index: the
    * scatter-add's resolver stops at it before anything is written, and the runner reports it) */
   size_t* rows = ws_at(c, r->ws_rows);
@@ -283,8 +302,10 @@ static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info
   p->check_first = 1;
   /* the workspace past the scatter-add's: the segments' starts, each entry's bag, its row, its scale */
   if (t->form != WG_SEGMENTS_FIXED) r->ws_starts = ws_add(p, t->bags + 1, sizeof(size_t), err, &st);
-  if (!r->max) r->ws_bag_of = ws_add(p, t->entries, sizeof(size_t), err, &st);
-  if (r->job.scaled || weights_grad) r->ws_rows = ws_add(p, t->entries, sizeof(size_t), err, &st);
+  /* each entry's bag (max: each bag's live count) */
+  r->ws_bag_of = ws_add(p, r->max ? t->bags : t->entries, sizeof(size_t), err, &st);
+  r->has_rows = r->job.scaled || weights_grad || (r->max && t->has_padding);
+  if (r->has_rows) r->ws_rows = ws_add(p, t->entries, sizeof(size_t), err, &st);
   if (r->job.scaled) r->ws_scales = ws_add(p, t->entries, elem, err, &st);
   if (st != WG_OK) return st;
   p->workspace_align = sizeof(size_t);
