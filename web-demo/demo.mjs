@@ -3,17 +3,20 @@
 //
 // For tests: <body data-status="loading"|"done"|"error" data-passed data-total data-variant
 // data-threads data-isolated>, and window.__wasmGatherDemo = { info, isolated, passed, total,
-// quantizedTotal, scatterTotal, bagTotal, results, playground: { presets, select(id), state(), call() } }
-// (total counts the seeds, the gatherBlockQuantized examples checked against their reference, the
-// scatter examples checked against their worked outputs, and the embeddingBag and segmentReduce
-// examples checked against their worked outputs and common/reference-bag.mjs).
+// quantizedTotal, scatterTotal, bagTotal, gradTotal, results, playground: { presets, select(id),
+// state(), call(), gradRow(row) } } (total counts the seeds, the gatherBlockQuantized examples
+// checked against their reference, the scatter examples checked against their worked outputs, the
+// embeddingBag and segmentReduce examples checked against their worked outputs and
+// common/reference-bag.mjs, and the embeddingBag examples' backward, every output row's gradient,
+// checked against common/reference-bag-backward.mjs and the rows worked out by hand).
 import { $, el } from './lib/dom.mjs';
 import { createPlayground } from './lib/playground.mjs';
 import { createBenchPanel } from './lib/bench-panel.mjs';
-import { bagCheck, quantizedCheck, scatterCheck, selfCheck } from './lib/selfcheck.mjs';
+import { bagCheck, bagGradCheck, quantizedCheck, scatterCheck, selfCheck } from './lib/selfcheck.mjs';
 import { callQuantized, quantOpts } from './lib/ops.mjs';
 import { callScatter, isScatter } from './lib/scatter-ops.mjs';
 import { callBag, isBag } from './lib/bag-ops.mjs';
+import { BACKWARD, bagGradient } from './lib/bag-grad.mjs';
 
 const DEFAULT_EXAMPLE = 'seed-17'; // OpenVINO example 5: slices with batch_dims = 1
 
@@ -37,12 +40,13 @@ async function main() {
   if (params.get('variant')) initOpts.variant = params.get('variant');
   if (params.get('threads')) initOpts.threads = Number(params.get('threads'));
 
-  const [api, seeds, ref, refQuantized, refBag] = await Promise.all([
+  const [api, seeds, ref, refQuantized, refBag, refBackward] = await Promise.all([
     import('../js/index.mjs'),
     import('../common/seed-examples.mjs'),
     import('../common/reference.mjs'),
     import('../common/reference-quantized.mjs'),
     import('../common/reference-bag.mjs'),
+    import('../common/reference-bag-backward.mjs'),
   ]);
   const examples = seeds.seedExamples;
   const t0 = performance.now();
@@ -64,7 +68,10 @@ async function main() {
       : ' (no SharedArrayBuffer, so no threads)', ` · ${navigator.hardwareConcurrency ?? '?'} cores`);
 
   const playground = createPlayground(api, examples);
-  const hook = { info, isolated, playground: { presets: playground.presets.map((p) => p.id), select: playground.select, state: playground.state, call: playground.call } };
+  const hook = {
+    info, isolated,
+    playground: { presets: playground.presets.map((p) => p.id), select: playground.select, state: playground.state, call: playground.call, gradRow: playground.gradRow },
+  };
   window.__wasmGatherDemo = hook;
   playground.select(params.get('example') ?? DEFAULT_EXAMPLE);
   createBenchPanel(api, info);
@@ -76,19 +83,21 @@ async function main() {
   const quantResults = quantizedCheck(api, refQuantized, playground.presets, callQuantized, quantOpts);
   const scatterResults = scatterCheck(api, playground.presets, isScatter, callScatter);
   const bagResults = bagCheck(api, refBag.refBagOps, playground.presets, isBag, callBag);
-  const results = [...seedResults, ...quantResults, ...scatterResults, ...bagResults];
+  const gradResults = BACKWARD ? bagGradCheck(api, refBackward, playground.presets, callBag, bagGradient) : [];
+  const results = [...seedResults, ...quantResults, ...scatterResults, ...bagResults, ...gradResults];
   const passed = results.filter((r) => r.pass).length;
   const count = (rs) => `${rs.filter((r) => r.pass).length}/${rs.length}`;
   const summary = $('#summary');
   summary.textContent = `${count(seedResults)} seed examples match the documents, ${count(quantResults)} gatherBlockQuantized ` +
     `examples match common/reference-quantized.mjs bit for bit, ${count(scatterResults)} scatter examples match their ` +
     `worked outputs, ${count(bagResults)} embeddingBag and segmentReduce examples match their worked outputs and ` +
-    `common/reference-bag.mjs (${(performance.now() - t1).toFixed(0)} ms)`;
+    `common/reference-bag.mjs, ${count(gradResults)} embeddingBag examples' gradients match ` +
+    `common/reference-bag-backward.mjs (${(performance.now() - t1).toFixed(0)} ms)`;
   summary.className = `summary ${passed === results.length ? 'all-pass' : 'some-fail'}`;
   summary.title = results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`).join('\n');
   Object.assign(hook, {
     passed, total: results.length, quantizedTotal: quantResults.length, scatterTotal: scatterResults.length,
-    bagTotal: bagResults.length, results,
+    bagTotal: bagResults.length, gradTotal: gradResults.length, results,
   });
   Object.assign(document.body.dataset, { passed, total: results.length, status: 'done' });
 }

@@ -1,4 +1,5 @@
-// Random hostile calls of the fused gather-reduce (embeddingBag, segmentReduce: js/ops/) for the
+// Random hostile calls of the fused gather-reduce (embeddingBag, its gradient embeddingBagBackward,
+// segmentReduce: js/ops/) for the
 // sanitized wasm build, where AddressSanitizer watches every access the C side makes, as
 // scatter-calls.mjs calls the scatters (tests/asan-wasm/fuzz.mjs runs both). Every form of the
 // bags and segments (2-D indices, offsets with and without the last, segment ids with and without
@@ -7,18 +8,22 @@
 // kind, shapes that fit and shapes that do not, float32, float64, float16 and bfloat16 tables,
 // quantized ones (uint4, int4, and uint8 codes of 8 or 4 bits), refused types, every option value
 // and some invalid ones, and the ways a result can be had: a new array, opts.out, a resident
-// output, resident inputs.
+// output, resident inputs; for the gradient, its rows' types and counts right or not, max indices
+// in range or not, the weights' gradient, and adding into a resident output in place.
 // Each call must return, or throw a RangeError or TypeError of the op's own (its message starts
 // with the op's name); the caller's arrays stay as they were; a call that succeeded gives the same
 // bits when made again another way (resident inputs and output, or plain ones), and those of
 // common/reference-bag.mjs where the reference accepts it too (any NaN for a NaN); the wasm heap
 // is back where it was. Each call has its own seed (seed, number), so `callOnce` replays one.
-import { embeddingBag as refBag, segmentReduce as refSegment } from '../../common/reference-bag.mjs';
+import { embeddingBagBackward as refBackward } from '../../common/reference-bag-backward.mjs';
+import { bagsOf, embeddingBag as refBag, segmentReduce as refSegment } from '../../common/reference-bag.mjs';
 import { f32ToBf16, f32ToF16 } from '../../common/reference-quantized.mjs';
 import { Rng, hashString } from '../lib/rng.mjs';
 import { firstDifference } from '../lib/scatter-cases.mjs';
 
-const OPS = ['embeddingBag', 'segmentReduce'];
+const OPS = ['embeddingBag', 'embeddingBagBackward', 'segmentReduce'];
+// The options that hold arrays of the caller's, which no call may change.
+const ARRAY_OPTIONS = ['offsets', 'segmentIds', 'lengths', 'perSampleWeights', 'maxIndices', 'weight'];
 const INDEX_TYPES = [Int32Array, Uint32Array, BigInt64Array, BigUint64Array, Int16Array, Uint8Array, Array];
 const numel = (shape) => shape.reduce((a, b) => a * b, 1);
 const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
@@ -111,6 +116,7 @@ function randomArgs(rng, op) {
     for (const k of Object.keys(opts)) if (opts[k] === undefined) delete opts[k];
     return [[weight, indices, opts], quantized || typeof opts.mode !== 'string' && opts.mode !== undefined ? null : [weight, indices]];
   }
+  if (op === 'embeddingBagBackward') return backwardArgs(rng, fit);
   // segmentReduce
   const rank = rng.chance(0.97) ? rng.int(1, 3) : rng.pick([0, 17]);
   const shape = rank > 16 ? Array(rank).fill(1) : Array.from({ length: rank }, () => dim(rng));
@@ -132,6 +138,44 @@ function randomArgs(rng, op) {
   return [[data, opts], [data]];
 }
 
+// A plain-number copy of an index array option (for bagsOf and the references).
+const numeric = (v) => (ArrayBuffer.isView(v) || Array.isArray(v) ? { data: Array.from(v, Number), shape: [v.length] } : v);
+
+/** The gradient's arguments: the forward's indices and bags, its rows' gradient ([bags, ...row]) and its own options. */
+function backwardArgs(rng, fit) {
+  const [[weight, indices, f]] = randomArgs(rng, 'embeddingBag');
+  const opts = {};
+  for (const k of ['offsets', 'includeLastOffset', 'segmentIds', 'numSegments', 'mode', 'paddingIdx', 'outOfRange', 'negativeIndices']) {
+    if (f[k] !== undefined) opts[k] = f[k];
+  }
+  const rows = weight.shape[0], inner = f.scales ? [rng.int(0, 3)] : weight.shape.slice(1);
+  const dtype = rng.chance(0.97) ? rng.pick(['float32', 'float64']) : rng.pick(['int32', 'float16']);
+  let bags;
+  try {
+    if (!(Math.abs(opts.numSegments ?? 0) < 1e5)) throw new RangeError('too many bags to list'); // (hostile counts)
+    bags = bagsOf({ data: Array.from(indices.data, Number), shape: indices.shape }, { ...opts, offsets: numeric(opts.offsets), segmentIds: numeric(opts.segmentIds) }).length;
+  } catch {
+    bags = rng.int(0, 5);
+  }
+  if (!fit && rng.chance(0.3)) bags = Math.max(0, bags + rng.pick([-1, 1]));
+  const gradOutput = { data: values(rng, dtype, bags * numel(inner)), shape: [bags, ...inner] };
+  if (opts.segmentIds && opts.numSegments !== undefined && rng.chance(0.8)) opts.numSegments = bags;
+  if (f.perSampleWeights) opts.perSampleWeights = { data: values(rng, rng.chance(0.95) ? dtype : 'float64', numel(f.perSampleWeights.shape)), shape: f.perSampleWeights.shape };
+  opts.numWeights = fit || rng.chance(0.5) ? rows : rng.pick([0, rows + 1, -1, 2 ** 31, 1.5]);
+  if (opts.mode === 'max' || rng.chance(0.02)) {
+    const shape = fit ? gradOutput.shape : [bags + 1];
+    opts.maxIndices = { data: Int32Array.from({ length: numel(shape) }, () => (rng.chance(fit ? 0.98 : 0.8) ? rng.int(-1, rows - 1) : rng.pick([rows, -2, 2 ** 31 - 1]))), shape };
+  }
+  if (opts.perSampleWeights && (opts.mode === 'sum' ? rng.chance(0.5) : rng.chance(0.05))) {
+    opts.returnWeightsGrad = true;
+    const shape = fit ? [rows, ...inner] : [rows + 1, ...inner];
+    opts.weight = { data: values(rng, rng.chance(0.95) ? dtype : 'float32', numel(shape)), shape };
+  }
+  // (the reference refuses what the op does, but only after making a table of numWeights rows)
+  const refused = (typeof opts.mode !== 'string' && opts.mode !== undefined) || !(opts.numWeights >= 0 && opts.numWeights < 1e5);
+  return [[gradOutput, indices, opts], refused ? null : [gradOutput, indices]];
+}
+
 /**
  * The reference's result for the call (its index arrays as plain numbers), or null where it
  * refuses the call or would build more segments than the library could (huge ids or counts).
@@ -145,6 +189,7 @@ function reference(op, refArgs, opts) {
   }
   if (op === 'segmentReduce' && Number.isInteger(o.axis) && o.axis < 0) o.axis += refArgs[0].shape.length;
   try {
+    if (op === 'embeddingBagBackward') return refBackward(...refArgs, o);
     return op === 'embeddingBag' ? refBag(...refArgs, o) : refSegment(...refArgs, o);
   } catch {
     return null;
@@ -165,19 +210,20 @@ export function callOnce(api, seed, k) {
   const op = rng.pick(OPS);
   const [args, refArgs] = randomArgs(rng, op);
   const opts = args[args.length - 1];
-  const how = rng.pick(['new', 'new', 'out', 'resident', 'residentInputs']);
+  const how = rng.pick(['new', 'new', 'out', 'resident', 'residentInputs', ...(op === 'embeddingBagBackward' ? ['inPlace'] : [])]);
   const fail = (why) => new Error(`${why}\n  call bag ${seed}:${k}: ${op}(${args.slice(0, -1).map((x) => `${x.data?.constructor?.name}[${x.shape}]`).join(', ')}) ` +
     `opts ${JSON.stringify(opts, (_, v) => (typeof v === 'bigint' ? `${v}n` : ArrayBuffer.isView(v) ? `${v.constructor.name}(${Array.from(v).join(',')})` : v))} (${how})`);
   const heap = api.heapStats().heapInUse;
   const before = snapshot(args);
-  const optBefore = ['offsets', 'segmentIds', 'lengths'].map((o) => (ArrayBuffer.isView(opts[o]) ? bytesOf(opts[o]).slice() : null));
+  const arrayOf = (o) => (ArrayBuffer.isView(opts[o]) ? opts[o] : ArrayBuffer.isView(opts[o]?.data) ? opts[o].data : null);
+  const optBefore = ARRAY_OPTIONS.map((o) => (arrayOf(o) ? bytesOf(arrayOf(o)).slice() : null));
   const owned = [];
   const upload = (t) => {
     const r = api.upload(t, t === args[0] && /^u?int4$/.test(opts.quantType) ? { quantType: opts.quantType } : undefined); // uint8 codes: bytes as they are
     owned.push(r);
     return r;
   };
-  const read = (res) => ({ data: res.data ?? res.read(), maxIndices: res.maxIndices });
+  const read = (res) => ({ data: res.data ?? res.read(), maxIndices: res.maxIndices, weightsGrad: res.weightsGrad });
   let outcome = 'ok';
   try {
     const callArgs = [...args.slice(0, -1)], callOpts = { ...opts };
@@ -191,7 +237,17 @@ export function callOnce(api, seed, k) {
       if (!(e instanceof RangeError || e instanceof TypeError) || !e.message.startsWith('upload:')) throw fail(`upload threw ${e}`);
       return 'upload refused';
     }
-    const ref = reference(op, refArgs, opts);
+    let ref = reference(op, refArgs, opts);
+    let start; // in place: what the resident output held before the call
+    if (how === 'inPlace') { // the gradient added into a resident output of the right size, or not
+      const rows = Number.isInteger(opts.numWeights) && opts.numWeights >= 0 && opts.numWeights < 1e5 ? opts.numWeights : 0;
+      let shape = [rng.chance(0.9) ? rows : rows + 1, ...args[0].shape.slice(1)];
+      if (numel(shape) > 1 << 16) shape = [0, ...shape.slice(1)]; // (values() makes at most 2^16)
+      start = { data: values(rng, args[0].data.constructor === Float64Array ? 'float64' : 'float32', numel(shape)), shape };
+      callOpts.out = upload(start);
+      callOpts.inPlace = true;
+      ref = ref && reference(op, refArgs, { ...opts, inPlace: true, out: start });
+    }
     if (how === 'out') { // mostly the output's size
       const T = opts.scales ? opts.scales.data.constructor : args[0].data.constructor;
       callOpts.out = new T(ref && rng.chance(0.9) ? ref.data.length : rng.int(0, 60));
@@ -207,10 +263,17 @@ export function callOnce(api, seed, k) {
       outcome = e.constructor.name;
     }
     if (!args.every((x, i) => before[i] === null || sameBytes(before[i], bytesOf(x.data)))) throw fail('the caller\'s arrays changed');
-    if (!['offsets', 'segmentIds', 'lengths'].every((o, i) => optBefore[i] === null || sameBytes(optBefore[i], bytesOf(opts[o])))) {
-      throw fail('the caller\'s segments changed');
+    if (!ARRAY_OPTIONS.every((o, i) => optBefore[i] === null || sameBytes(optBefore[i], bytesOf(arrayOf(o))))) {
+      throw fail('the caller\'s option arrays changed');
     }
-    if (outcome === 'ok') {
+    if (how === 'inPlace' && outcome !== 'ok' && !sameBytes(bytesOf(callOpts.out.read()), bytesOf(start.data))) {
+      throw fail('a refused call changed its resident output');
+    }
+    if (outcome === 'ok' && how === 'inPlace') { // against the reference alone (the call changed its output)
+      const got = read(result);
+      const dtype = got.data.constructor === Float64Array ? 'float64' : 'float32';
+      if (ref && firstDifference(ref.data, got.data, dtype, 'sum') !== -1) throw fail('in place differs from the reference');
+    } else if (outcome === 'ok') {
       if (result.dispose) owned.push(result);
       const got = read(result);
       // the same call again the other way: plain arrays into a new one, or resident in and out
@@ -220,10 +283,12 @@ export function callOnce(api, seed, k) {
       const dtype = opts.dtype ?? (opts.scales ? opts.scaleType : got.data.constructor === Float64Array ? 'float64' : 'float32');
       if (firstDifference(want.data, got.data, dtype, 'sum') !== -1) throw fail(`${how} and ${how === 'new' ? 'resident' : 'new'} differ`);
       if (got.maxIndices && !sameBytes(bytesOf(got.maxIndices.data), bytesOf(want.maxIndices.data))) throw fail('max indices differ');
+      if (got.weightsGrad && firstDifference(want.weightsGrad.data, got.weightsGrad.data, dtype, 'sum') !== -1) throw fail('the weights\' gradients differ');
       if (ref) { // the reference, where it accepts the call
         const at = firstDifference(ref.data, got.data, dtype, 'sum');
         if (at !== -1) throw fail(`element ${at}: ${got.data[at]}, the reference ${ref.data[at]}`);
         if (got.maxIndices && !ref.maxIndices.data.every((v, i) => Number(v) === got.maxIndices.data[i])) throw fail('max indices differ from the reference');
+        if (got.weightsGrad && firstDifference(ref.weightsGrad.data, got.weightsGrad.data, dtype, 'sum') !== -1) throw fail('the weights\' gradient differs from the reference');
       }
     }
   } finally {

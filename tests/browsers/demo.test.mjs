@@ -21,11 +21,17 @@
 //     and padding (struck out); hovering an output element lights its bag's table rows, numbered
 //     in the order they were reduced, padding marked skipped, the weights it used, and for max
 //     the element that won; editing the mode, the padding and the form of the bags recomputes;
+//   - embeddingBag's backward: picking an output row (the picker, or a click on the row) draws its
+//     gradient for the table, the library's embeddingBagBackward with ones in that row, equal to
+//     the one worked out by hand, the table rows it reaches outlined and listed with their scale;
+//     the self-check compares every output row's gradient of every embeddingBag example with
+//     common/reference-bag-backward.mjs;
 //   - a library error is shown inline, and goes away when the input is fixed;
 //   - the benchmark panel runs a small workload and shows numbers;
 //   - a screenshot per engine is written to build/demo-screenshot-<engine>.png, one of a scatter
-//     to build/demo-scatter-screenshot-<engine>.png and one of an embeddingBag to
-//     build/demo-bag-screenshot-<engine>.png.
+//     to build/demo-scatter-screenshot-<engine>.png, one of an embeddingBag to
+//     build/demo-bag-screenshot-<engine>.png and one of its backward to
+//     build/demo-bag-backward-screenshot-<engine>.png.
 //
 //   node --test tests/browsers/demo.test.mjs           (BROWSERS=webkit to run some engines)
 //
@@ -49,7 +55,7 @@ const screenshotOf = (engine, what = 'demo') => path.join(ROOT, 'build', `${what
 const demoSummary = (engine, isolated, state) => `${engine.name}, ${isolated ? 'isolated' : 'not isolated'}, demo: ` +
   `${state.info.variant}, ${state.info.threads} thread(s); self-check ${state.passed}/${state.total} ` +
   `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized, ${state.scatterTotal} scatters, ` +
-  `${state.bagTotal} embeddingBag / segmentReduce)`;
+  `${state.bagTotal} embeddingBag / segmentReduce, ${state.gradTotal} embeddingBag backward)`;
 
 // Numbers as the grid draws them (web-demo/lib/dom.mjs fmtNum, for the integer-valued seeds).
 const drawn = (v) => (Object.is(v, -0) ? '-0' : String(v));
@@ -86,6 +92,7 @@ for (const engine of ENGINES) {
         quantizedTotal: window.__wasmGatherDemo.quantizedTotal,
         scatterTotal: window.__wasmGatherDemo.scatterTotal,
         bagTotal: window.__wasmGatherDemo.bagTotal,
+        gradTotal: window.__wasmGatherDemo.gradTotal,
         failures: window.__wasmGatherDemo.results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`),
         presets: window.__wasmGatherDemo.playground.presets,
       }));
@@ -101,7 +108,9 @@ for (const engine of ENGINES) {
       // Every embeddingBag and segmentReduce example against its worked output and common/reference-bag.mjs.
       assert.equal(state.bagTotal, BAG_EXAMPLES.length);
       assert.deepEqual(state.presets.filter((id) => id.startsWith('bag-')), BAG_EXAMPLES.map((_, i) => `bag-${i}`));
-      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal + state.bagTotal);
+      // Every embeddingBag example's backward (each output row) against common/reference-bag-backward.mjs.
+      assert.equal(state.gradTotal, BAG_EXAMPLES.filter((ex) => ex.op === 'embeddingBag').length);
+      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal + state.bagTotal + state.gradTotal);
       assert.equal(state.passed, state.total);
       // The build and threads this engine runs on this page (init() with no options: threads by
       // default where they run, on as many cores as there are, up to 4), and the page says so.
@@ -446,10 +455,54 @@ for (const engine of ENGINES) {
           '1. data[1, 2] = 8, 2. data[1, 3] = 9, 3. data[1, 4] = 10: sum');
         h = await hover('out', 1);
         assert.equal(h.info, 'output[0, 1] = 0.5 ← segment 1 is empty (offsets[1] = 2, offsets[2] = 2): initial 0.5');
+        // The backward: output row 1 of torch's mean example (rows 4, 3, 2, 9 over 4) reaches those
+        // rows, a quarter each; a click on row 0 picks row 0 (rows 1, 2, 4, 5), again none; max's
+        // row reaches each element's winner only; a new example starts with none.
+        const gradient = () => page.evaluate(() => window.__wasmGatherDemo.playground.state().gradient);
+        await pick(page, 'bag-0');
+        assert.equal(await gradient(), null);
+        assert.equal(await text(page, '#grad-info'), 'Pick an output row (or click one) to see which table rows its gradient reaches.');
+        await page.select('#bag-grad-row', '1');
+        await playgroundIs(page, 'ok');
+        assert.deepEqual(await gradient(), BAG_EXAMPLES[0].expectedGrad, 'vs the gradient worked out by hand');
+        assert.equal(await text(page, '#grad-call'),
+          "embeddingBagBackward(gradOutput, indices, { mode: 'mean', offsets: [0, 4], numWeights: 10 }) with gradOutput ones in row 1");
+        assert.equal(await text(page, '#grad-info'), 'The gradient of output row 1 reaches weight rows 2 (×0.25), 3 (×0.25), 4 (×0.25), 9 (×0.25).');
+        assert.deepEqual(await lit('data', 'grad-reached'), [6, 7, 8, 9, 10, 11, 12, 13, 14, 27, 28, 29]);
+        assert.deepEqual(await lit('out', 'grad-row'), [3, 4, 5]);
+        assert.equal(await count(page, '#picture .cell.painted[data-role=grad]'), 12);
+        h = await hover('grad', 12); // gradient[4, 0]: entry 1 of bag 1
+        assert.equal(h.info, "gradient[4, 0] = 0.25 ← output[1, 0]'s gradient 1 × 1 / 4 (entry 1: indices[4] = 4); 'mean' divides by the count");
+        assert.deepEqual(await lit('indices', 'hl'), [4]);
+        h = await hover('grad', 0);
+        assert.equal(h.info, 'gradient[0, 0] = 0: bag 1 does not read weight row 0');
+        await page.click('#picture .cell[data-role=out][data-flat="1"]');
+        await playgroundIs(page, 'ok');
+        assert.equal((await gradient()).row, 0);
+        assert.equal(await text(page, '#grad-info'), 'The gradient of output row 0 reaches weight rows 1 (×0.25), 2 (×0.25), 4 (×0.25), 5 (×0.25).');
+        await page.click('#picture .cell[data-role=out][data-flat="2"]');
+        await playgroundIs(page, 'ok');
+        assert.equal(await gradient(), null);
+        await pick(page, 'bag-7');
+        await page.select('#bag-grad-row', '1');
+        await playgroundIs(page, 'ok');
+        assert.deepEqual(await gradient(), BAG_EXAMPLES[7].expectedGrad);
+        assert.equal(await text(page, '#grad-info'), 'The gradient of output row 1 reaches weight rows 1 (×[1, 0, 0]), 3 (×[0, 1, 0]), 4 (×[0, 0, 1]).');
+        await pick(page, 'bag-6'); // tf.nn.embedding_lookup_sparse's weighted mean: weights 2 and 0.5 over 2.5
+        await page.select('#bag-grad-row', '0');
+        await playgroundIs(page, 'ok');
+        assert.deepEqual(await gradient(), BAG_EXAMPLES[6].expectedGrad);
+        h = await hover('grad', 2);
+        assert.equal(h.info, "gradient[1, 0] = 0.8 ← output[0, 0]'s gradient 1 × 2 / 2.5 (entry 1: indices[0] = 1); " +
+          "'mean' divides by the sum of the weights");
         await pick(page, 'bag-1');
+        assert.equal(await gradient(), null);
         await page.hover('#picture .cell[data-role=out][data-flat="3"]');
         fs.mkdirSync(path.dirname(screenshotOf(engine)), { recursive: true });
         await page.screenshot(screenshotOf(engine, 'demo-bag'));
+        await page.select('#bag-grad-row', '1');
+        await page.hover('#picture .cell[data-role=grad][data-flat="12"]');
+        await page.screenshot(screenshotOf(engine, 'demo-bag-backward'));
 
         // 'zero' starter: the out-of-range tuple's output row is drawn as zeroed.
         const zeroId = 'starter-4';

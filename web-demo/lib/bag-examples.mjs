@@ -10,12 +10,23 @@
 //
 // An example: { op, title, source, url?, byHand?, data (the weight or the data), indices
 // (embeddingBag's; null for segmentReduce), opts: the call's options with plain arrays for
-// offsets, lengths, segmentIds and perSampleWeights, expected: { data, shape }, expectedMaxIndices? }.
+// offsets, lengths, segmentIds and perSampleWeights, expected: { data, shape }, expectedMaxIndices?,
+// expectedGrad? (embeddingBag: output row `row`'s gradient for the table, embeddingBagBackward with
+// ones in that row, worked out by hand: { row, data, shape }) }.
 // Plain data only: tests/browsers/demo.test.mjs imports it in Node too.
 
 import { E, T } from './scatter-examples.mjs';
 
 const f32 = Math.fround; // a quotient as float32 rounds it (the weight is float32)
+
+/**
+ * Output row `row`'s gradient for a [rows, dim] table, worked out by hand: { table row: its
+ * gradient, one number for every column or a list }, every other row 0.
+ */
+const G = (row, rows, dim, reached) => ({
+  row, shape: [rows, dim],
+  data: Array.from({ length: rows }, (_, r) => [reached[r] ?? 0].flat()).flatMap((v) => (v.length === dim ? v : Array(dim).fill(v[0]))),
+});
 
 const I32 = Int32Array;
 const F32 = Float32Array;
@@ -45,12 +56,16 @@ export const BAG_EXAMPLES = [
     // bag 1: rows 4, 3, 2, 9 = [13, 14, 15] + [10, 11, 12] + [7, 8, 9] + [28, 29, 30] = [58, 62, 66], / 4
     data: T(F32, ARANGE_10x3), indices: T(I32, [1, 2, 4, 5, 4, 3, 2, 9]), opts: { mode: 'mean', offsets: [0, 4] },
     expected: E([[10, 11, 12], [14.5, 15.5, 16.5]]),
+    // bag 1 reads rows 4, 3, 2, 9, each divided by 4
+    expectedGrad: G(1, 10, 3, { 4: 0.25, 3: 0.25, 2: 0.25, 9: 0.25 }),
   },
   {
     op: 'embeddingBag', title: "paddingIdx 2, mode 'sum': bag 0 is all padding, bag 1 skips its 2", ...TORCH_BAG,
     // bag 0: four 2s, all skipped: zeros; bag 1: rows 4, 3, (2 skipped), 9 = [13 + 10 + 28, 14 + 11 + 29, 15 + 12 + 30]
     data: T(F32, ARANGE_10x3), indices: T(I32, [2, 2, 2, 2, 4, 3, 2, 9]), opts: { mode: 'sum', offsets: [0, 4], paddingIdx: 2 },
     expected: E([[0, 0, 0], [51, 54, 57]]),
+    // bag 1: rows 4, 3 and 9 once each; its 2 is padding, so row 2 gets nothing
+    expectedGrad: G(1, 10, 3, { 4: 1, 3: 1, 9: 1 }),
   },
   {
     op: 'embeddingBag', title: "2-D input: a bag a row, of fixed length 4, mode 'sum'", ...TORCH_EMBEDDING_BAG,
@@ -82,6 +97,8 @@ export const BAG_EXAMPLES = [
     data: T(F32, TF_PARAMS), indices: T(I32, [1, 3, 0, 1]),
     opts: { mode: 'mean', segmentIds: [0, 0, 1, 2], perSampleWeights: [2, 0.5, 1, 3] },
     expected: E([[f32(9.5 / 2.5), f32(12 / 2.5)], [1, 2], [3, 4]]),
+    // bag 0: row 1 with weight 2 and row 3 with 0.5, each over the weights' sum 2.5
+    expectedGrad: G(0, 4, 2, { 1: f32(2 / 2.5), 3: f32(0.5 / 2.5) }),
   },
   {
     op: 'embeddingBag', title: "mode 'max' with returnIndices: each element's maximum, and the row it came from", ...STARTER,
@@ -91,6 +108,8 @@ export const BAG_EXAMPLES = [
     opts: { mode: 'max', returnIndices: true },
     expected: E([[7, 9, 6], [7, 5, 9]]),
     expectedMaxIndices: E([[1, 0, 2], [1, 3, 4]]),
+    // bag 1's maxima came from rows 1, 3, 4 (one column each)
+    expectedGrad: G(1, 5, 3, { 1: [1, 0, 0], 3: [0, 1, 0], 4: [0, 0, 1] }),
   },
   {
     op: 'embeddingBag', title: "Weighted sum, includeLastOffset, paddingIdx 3: the padding entry's weight 4 is not used", ...STARTER,
@@ -99,12 +118,16 @@ export const BAG_EXAMPLES = [
     data: T(F32, TF_PARAMS), indices: T(I32, [0, 2, 3, 1, 2]),
     opts: { mode: 'sum', offsets: [0, 3, 5], includeLastOffset: true, perSampleWeights: [0.5, 2, 4, 1, -1], paddingIdx: 3 },
     expected: E([[10.5, 13], [-2, -2]]),
+    // bag 0: row 0 × 0.5, row 2 × 2; row 3 is padding
+    expectedGrad: G(0, 4, 2, { 0: 0.5, 2: 2 }),
   },
   {
     op: 'embeddingBag', title: "mode 'sqrtn' (TensorFlow's combiner): the sum over √count; bag 1 empty", ...STARTER,
     // bag 0: all four rows, [16, 20] / √4; bag 1: no ids, zeros; bag 2: row 1 alone, [3, 4] / √1
     data: T(F32, TF_PARAMS), indices: T(I32, [0, 1, 2, 3, 1]), opts: { mode: 'sqrtn', segmentIds: [0, 0, 0, 0, 2] },
     expected: E([[8, 10], [0, 0], [3, 4]]),
+    // bag 0: rows 0 to 3, each over √4
+    expectedGrad: G(0, 4, 2, { 0: 0.5, 1: 0.5, 2: 0.5, 3: 0.5 }),
   },
 
   // ---- segmentReduce

@@ -6,6 +6,10 @@
 // element each contributed, the entries' indices and weights, and marks padding as skipped (and,
 // for max, the element that won); a table cell lights the outputs it went into; an entry its row
 // and its bag. Who read what: lib/bag-map.mjs. segmentReduce's picture: lib/segment-view.mjs.
+// The backward (lib/bag-grad.mjs): with an output row picked, the gradient of that row for the
+// table (embeddingBagBackward with gradOutput ones in that row) is drawn after the output, the
+// table rows it reaches outlined in the row's colour; hovering its element says which entries
+// sent it there, with what scale.
 import { unravel } from '../../common/shape.mjs';
 import { fmtNum, unitHue } from './dom.mjs';
 import { FORMS } from './bag-ops.mjs';
@@ -15,8 +19,12 @@ import { segmentView } from './segment-view.mjs';
 const at = (flat, shape) => `[${unravel(flat, shape).join(', ')}]`;
 const HOVER_LIST = 6; // outputs named in a hover text, the rest counted
 
-/** The view of one call: { specs (grid options, and the list of bags' render()), hover(role, flat) }. */
-export function bagView(call, output, map, names) {
+/**
+ * The view of one call: { specs (grid options, and the list of bags' render()), hover(role, flat),
+ * outputRow(flat): the bag of an output element, reached: [[table row, its gradient row]] when
+ * grad ({ row, result }, lib/bag-grad.mjs) is given }.
+ */
+export function bagView(call, output, map, names, grad = null) {
   if (call.op === 'segmentReduce') return segmentView(call, output, map, names);
   const { data, indices, attrs } = call;
   const b = attrs.bag;
@@ -30,6 +38,14 @@ export function bagView(call, output, map, names) {
   const hue = (i) => unitHue(i);
   const key = FORMS.embeddingBag[b.form]; // 'offsets', 'segmentIds' or null
   const segValues = key && Int32Array.from(b.segments);
+  // the table rows the picked output row's gradient reaches (any element not 0), in row order
+  const reachedRows = new Map();
+  if (grad) {
+    for (let r = 0; r < grad.result.shape[0]; r++) {
+      const row = grad.result.data.subarray(r * dim, (r + 1) * dim);
+      if (row.some((v) => v !== 0)) reachedRows.set(r, Array.from(row));
+    }
+  }
 
   // ---- grids
   const table = {
@@ -38,7 +54,13 @@ export function bagView(call, output, map, names) {
       const uses = usesOf.get(Math.floor(d / dim));
       return uses ? { hue: hue(bagOf[uses[0]]), count: d % dim === 0 ? uses.length : 1 } : null;
     },
-    decorate: (cell, d) => { if (Math.floor(d / dim) === padRow) cell.classList.add('padding-row'); },
+    decorate: (cell, d) => {
+      if (Math.floor(d / dim) === padRow) cell.classList.add('padding-row');
+      if (reachedRows.has(Math.floor(d / dim))) {
+        cell.classList.add('grad-reached');
+        cell.style.setProperty('--gh', hue(grad.row).toFixed(1));
+      }
+    },
   };
   const entryPaint = (k) => (rowOf[k] < 0 ? { zero: true } : padding(k) ? null : { hue: hue(bagOf[k]) });
   const skipped = (cell, k) => { if (padding(k)) cell.classList.add('skipped'); };
@@ -70,11 +92,23 @@ export function bagView(call, output, map, names) {
     values: output.data, shape: output.shape, role: 'out', label: 'output', sign: '→',
     paint: (p) => (counted(Math.floor(p / dim)) === 0 ? { zero: true } : { hue: hue(Math.floor(p / dim)) }),
   };
+  if (grad) {
+    out.decorate = (cell, p) => {
+      if (Math.floor(p / dim) !== grad.row) return;
+      cell.classList.add('grad-row');
+      cell.style.setProperty('--gh', hue(grad.row).toFixed(1));
+    };
+  }
+  const gradGrid = grad && {
+    values: grad.result.data, shape: grad.result.shape, role: 'grad', sign: '⇠',
+    label: `gradient for ${names.data} of output row ${grad.row}`,
+    paint: (d) => (grad.result.data[d] !== 0 ? { hue: hue(grad.row) } : null),
+  };
   const maxIdx = output.maxIndices && {
     values: output.maxIndices.data, shape: output.maxIndices.shape, role: 'maxidx', label: 'maxIndices', sign: '+',
     paint: (p) => ({ hue: hue(Math.floor(p / dim)) }),
   };
-  const specs = [table, index, segments, weightGrid, strip, out, maxIdx].filter(Boolean);
+  const specs = [table, index, segments, weightGrid, strip, out, maxIdx, gradGrid].filter(Boolean);
 
   // ---- names in the hover texts
   function entryName(k) {
@@ -175,14 +209,55 @@ export function bagView(call, output, map, names) {
     return { marks, text: `offsets[${i}] = ${segValues[i]}: bag ${i} is ${names.indices}[${s}..${e})${e > s ? `, rows ${rows.join(', ')}` : ', empty'}` };
   }
 
+  /** Gradient element d: the entries of the picked bag that sent output row's gradient there, and their scales. */
+  function atGrad(d) {
+    const r = Math.floor(d / dim);
+    const e = d % dim;
+    const i = grad.row;
+    const label = `gradient${at(d, grad.result.shape)} = ${fmtNum(grad.result.data[d])}`;
+    const marks = [{ role: 'grad', flat: d }, { role: 'data', flat: d }];
+    for (let c = 0; c < dim; c++) marks.push({ role: 'data', flat: r * dim + c, unit: true }, { role: 'out', flat: i * dim + c, unit: true });
+    marks.push({ role: 'out', flat: i * dim + e });
+    if (b.mode === 'max') {
+      const outAt = `output${at(i * dim + e, output.shape)}`;
+      if (grad.result.data[d] === 0) return { marks, text: `${label}: ${outAt}'s max did not come from ${names.data} row ${r}` };
+      const k = winner(i, e);
+      if (k >= 0) marks.push({ role: 'indices', flat: k }, { role: 'bags', flat: k });
+      return { marks, text: `${label} ← ${outAt}'s gradient, 1: its max came from ${rowName(r, e)}` +
+        `${k >= 0 ? ` (entry ${k - bags[i][0] + 1}, ${entryName(k)})` : ''}` };
+    }
+    const [s, end] = bags[i];
+    const from = range(s, end).filter((k) => rowOf[k] === r);
+    for (const k of from) marks.push({ role: 'indices', flat: k, skip: padding(k) }, { role: 'weights', flat: k, skip: padding(k) }, { role: 'bags', flat: k, skip: padding(k) });
+    const live = from.filter((k) => !padding(k));
+    if (!live.length) {
+      return { marks, text: `${label}: bag ${i} ${from.length ? `reads ${names.data} row ${r} only as padding, skipped` : `does not read ${names.data} row ${r}`}` };
+    }
+    const { over, why } = divisor(i);
+    const parts = live.map((k) => `${weights ? fmtNum(weights[k]) : '1'}${over} (entry ${k - s + 1}: ${entryName(k)})`);
+    return { marks, text: `${label} ← output${at(i * dim + e, output.shape)}'s gradient 1 × ${parts.join(' + ')}${why}` };
+  }
+  // what an entry's weight is divided by in bag i's gradient (its mode's divisor), and why
+  function divisor(i) {
+    if (b.mode === 'sum') return { over: '', why: '' };
+    const [s, e] = bags[i];
+    const live = range(s, e).filter((k) => !padding(k));
+    if (b.mode === 'mean') {
+      return weights ? { over: ` / ${fmtNum(Math.fround(live.reduce((a, k) => a + weights[k], 0)))}`, why: "; 'mean' divides by the sum of the weights" }
+        : { over: ` / ${live.length}`, why: "; 'mean' divides by the count" };
+    }
+    return weights ? { over: ' / √(the sum of the squared weights)', why: '' } : { over: ` / √${live.length}`, why: "; 'sqrtn' divides by the count's root" };
+  }
+
   function hover(role, flat) {
+    if (role === 'grad') return atGrad(flat);
     if (role === 'out' || role === 'maxidx') return atOutput(flat);
     if (role === 'data') return atTable(flat);
     if (role === 'segments' && key === 'offsets') return atOffset(flat);
     return atEntry(flat);
   }
 
-  return { specs, hover };
+  return { specs, hover, outputRow: (p) => Math.floor(p / dim), reached: [...reachedRows] };
 }
 
 const range = (a, b) => Array.from({ length: Math.max(0, b - a) }, (_, i) => a + i);

@@ -192,7 +192,7 @@ export function presets(seedExamples) {
   // ids bag-<n> for embeddingBag's and segmentReduce's, in the order of lib/bag-examples.mjs
   BAG_EXAMPLES.forEach((ex, i) => list.push({
     id: `bag-${i}`, op: ex.op, title: ex.title, source: ex.source, url: ex.url, byHand: ex.byHand ?? false, seed: null,
-    expected: ex.expected, expectedMaxIndices: ex.expectedMaxIndices, load: () => loadBag(ex),
+    expected: ex.expected, expectedMaxIndices: ex.expectedMaxIndices, expectedGrad: ex.expectedGrad, load: () => loadBag(ex),
   }));
   return list;
 }

@@ -6,7 +6,9 @@
 // updates, and their picture shows where each update landed and in which order
 // (lib/scatter-view.mjs). embeddingBag and segmentReduce have their bags (segments) and how each is
 // reduced (lib/bag-editor.mjs), and their picture shows which rows each output row reduced, in
-// order, with their weights and padding (lib/bag-view.mjs, lib/segment-view.mjs).
+// order, with their weights and padding (lib/bag-view.mjs, lib/segment-view.mjs); for
+// embeddingBag, picking an output row (the select, or a click on the row) draws the gradient of
+// that row for the table, by the library's backward op (lib/bag-grad.mjs).
 import { numel, unravel } from '../../common/shape.mjs';
 import { $, el, fmtNum, fmtShape, unitHue } from './dom.mjs';
 import { DATA_TYPES, INDEX_TYPES, ParseError, dtypeName, formatNested, parseShape, parseValues } from './parse.mjs';
@@ -24,6 +26,7 @@ import { bagText, callBag, isBag } from './bag-ops.mjs';
 import { createBagEditor } from './bag-editor.mjs';
 import { bagMap } from './bag-map.mjs';
 import { bagView } from './bag-view.mjs';
+import { BACKWARD, bagGradient } from './bag-grad.mjs';
 
 const EDITABLE_MAX = 20000;     // tensors with more values are shown as a summary, not as text
 const RESIDENT_ABOVE = 1 << 20; // fixed (preset) data tensors larger than this are uploaded once
@@ -55,6 +58,9 @@ export function createPlayground(api, seedExamples) {
     reduce: $('#attr-reduce'), includeSelf: $('#attr-includeself'), mode: $('#attr-mode'),
   };
   const view = { call: $('#call'), error: $('#op-error'), picture: $('#picture'), info: $('#hover-info'), outText: $('#out-text'), root: $('#playground') };
+  // embeddingBag's backward: which output row's gradient is drawn ('' none), and what it reached
+  const grads = { pick: $('#bag-grad-row'), call: $('#grad-call'), info: $('#grad-info') };
+  if (!BACKWARD) $('#grad-pick').remove(); // a library without the backward op
   // Tensors too large to edit as text (shape-only seeds): kept as they are, fields read-only.
   let fixed = { data: null, indices: null, updates: null };
   let resident = null; // { tensor, rt } for a large fixed data tensor
@@ -74,6 +80,14 @@ export function createPlayground(api, seedExamples) {
   view.picture.addEventListener('pointerover', (e) => hover(e.target.closest?.('.cell')));
   view.picture.addEventListener('focusin', (e) => hover(e.target.closest?.('.cell')));
   view.picture.addEventListener('pointerleave', () => hover(null));
+  grads.pick.addEventListener('input', () => recompute());
+  // A click on an output element of embeddingBag picks its row's gradient (again: none).
+  view.picture.addEventListener('click', (e) => {
+    const cell = e.target.closest?.('.cell');
+    if (!BACKWARD || !links?.bag || f.op.value !== 'embeddingBag' || !['out', 'maxidx'].includes(cell?.dataset.role)) return;
+    const row = String(links.bag.outputRow(Number(cell.dataset.flat)));
+    pickGradRow(grads.pick.value === row ? null : Number(row));
+  });
 
   function fillSelects() {
     for (const op of OPS) {
@@ -167,6 +181,7 @@ export function createPlayground(api, seedExamples) {
     current.presetId = p.id;
     preset = p;
     edited = false;
+    grads.pick.value = '';
     view.root.dataset.preset = p.id;
     recompute();
   }
@@ -266,12 +281,22 @@ export function createPlayground(api, seedExamples) {
     }
     if (isBag(op)) {
       let bag;
+      let grad = null;
+      let gradError = null;
       try {
-        bag = bagView(call, output, bagMap(api, call, output), NAMES[op]);
+        const row = gradRows(op, output);
+        if (row !== null) {
+          try {
+            grad = bagGradient(api, api, call, output, row);
+          } catch (err) { // said under the picker, the forward's picture still drawn
+            gradError = err;
+          }
+        }
+        bag = bagView(call, output, bagMap(api, call, output), NAMES[op], grad);
       } catch (err) { // the call was accepted, so this is the page's own failure: say so
         return show({ error: err, call });
       }
-      return show({ call, output, bag });
+      return show({ call, output, bag, grad, gradError });
     }
     if (isScatter(op)) {
       let scatter;
@@ -324,8 +349,49 @@ export function createPlayground(api, seedExamples) {
     ].filter(Boolean);
   }
 
-  function show({ error, call, output, prov, quant, scatter, bag }) {
-    current = { ...current, output: output ?? null, error: error ? `${error.name}: ${error.message}` : null };
+  /**
+   * The output rows in the gradient picker (none, then one a bag), keeping the one picked while it
+   * exists; returns it (null: none, or not embeddingBag).
+   */
+  function gradRows(op, output) {
+    if (!BACKWARD || op !== 'embeddingBag') return null;
+    const rows = output.shape[0] ?? 0;
+    const keep = grads.pick.value;
+    if (grads.pick.options.length !== rows + 1) {
+      grads.pick.replaceChildren(el('option', { value: '' }, 'none'),
+        ...Array.from({ length: rows }, (_, r) => el('option', { value: String(r) }, `output row ${r}`)));
+    }
+    grads.pick.value = keep !== '' && Number(keep) < rows ? keep : '';
+    return grads.pick.value === '' ? null : Number(grads.pick.value);
+  }
+
+  /** Picks output row `row`'s gradient (null: none) and redraws. */
+  function pickGradRow(row) {
+    grads.pick.value = row === null ? '' : String(row);
+    recompute();
+  }
+
+  /** Under the picker: the backward call, and the table rows it reached with their gradient (the scale). */
+  function showGrad(grad, gradError, names) {
+    grads.call.textContent = grad ? grad.text : '';
+    grads.call.parentElement.hidden = !grad;
+    if (gradError) {
+      grads.info.replaceChildren(el('span', { class: 'bad' }, `${gradError.name}: ${gradError.message}`));
+      return;
+    }
+    if (!grad) {
+      grads.info.textContent = BACKWARD ? 'Pick an output row (or click one) to see which table rows its gradient reaches.' : '';
+      return;
+    }
+    const rows = links.bag.reached;
+    const fmtRow = (values) => (values.every((v) => v === values[0]) ? `×${fmtNum(values[0])}` : `×[${values.map(fmtNum).join(', ')}]`);
+    grads.info.textContent = !rows.length ? `The gradient of output row ${grad.row} reaches no row of ${names.data}.`
+      : `The gradient of output row ${grad.row} reaches ${names.data} row${rows.length > 1 ? 's' : ''} ` +
+        `${rows.map(([r, values]) => `${r} (${fmtRow(values)})`).join(', ')}.`;
+  }
+
+  function show({ error, call, output, prov, quant, scatter, bag, grad = null, gradError = null }) {
+    current = { ...current, output: output ?? null, grad, error: error ? `${error.name}: ${error.message}` : null };
     view.error.hidden = !error;
     view.error.replaceChildren(...(error ? [el('strong', {}, error.name), ' ', error.message] : []));
     view.root.dataset.state = error ? 'error' : 'ok';
@@ -341,6 +407,7 @@ export function createPlayground(api, seedExamples) {
       links.cells = Object.fromEntries(figs.map((g) => [g.role, g.cells]));
       links.grids = Object.fromEntries(specs.map((g) => [g.role, g]));
     }
+    showGrad(bag ? grad : null, bag ? gradError : null, names);
     // Small tensors get bigger cells; a quantized table's grids smaller ones.
     const sizes = specs.map((g) => g.values.length);
     view.picture.classList.toggle('roomy', !quant && sizes.length > 0 && Math.max(...sizes) <= 48);
@@ -494,7 +561,7 @@ export function createPlayground(api, seedExamples) {
    */
   function hoverBag(cell, role, flat) {
     const { marks, text } = links.bag.hover(role, flat);
-    const counts = { data: 0, indices: 0, out: 0, weights: 0, segments: 0, bags: 0, maxidx: 0 };
+    const counts = { data: 0, indices: 0, out: 0, weights: 0, segments: 0, bags: 0, maxidx: 0, grad: 0 };
     for (const m of marks) {
       const c = links.cells[m.role]?.get(m.flat);
       if (!c) continue;
@@ -513,7 +580,7 @@ export function createPlayground(api, seedExamples) {
     view.info.textContent = text;
     Object.assign(view.picture.dataset, {
       hlData: counts.data, hlIndices: counts.indices, hlOut: counts.out, hlUpdates: 0, hlScales: 0, hlZp: 0, hlTable: 0,
-      hlWeights: counts.weights, hlSegments: counts.segments, hlBags: counts.bags, hlMaxidx: counts.maxidx,
+      hlWeights: counts.weights, hlSegments: counts.segments, hlBags: counts.bags, hlMaxidx: counts.maxidx, hlGrad: counts.grad,
     });
   }
 
@@ -538,6 +605,8 @@ export function createPlayground(api, seedExamples) {
     select,
     /** The call shown now (tensors as the op got them), or null after a parse error. */
     call: () => lastCall,
+    /** embeddingBag: picks output row `row`'s gradient (null: none), as the picker does. */
+    gradRow: (row) => pickGradRow(row),
     /** What the page shows now, for tests: the output's values as numbers. */
     state: () => ({
       presetId: current.presetId,
@@ -546,6 +615,9 @@ export function createPlayground(api, seedExamples) {
       // embeddingBag's with returnIndices
       maxIndices: current.output?.maxIndices
         ? { data: Array.from(current.output.maxIndices.data, Number), shape: current.output.maxIndices.shape.slice() } : null,
+      // embeddingBag's backward for the picked output row: the gradient for the table
+      gradient: current.grad
+        ? { row: current.grad.row, data: Array.from(current.grad.result.data), shape: current.grad.result.shape.slice() } : null,
     }),
   };
 }
@@ -557,7 +629,7 @@ function formatValues(t) {
 }
 
 // The hover counts only a fused gather-reduce's picture has.
-const NO_BAG_MARKS = { hlWeights: 0, hlSegments: 0, hlBags: 0, hlMaxidx: 0 };
+const NO_BAG_MARKS = { hlWeights: 0, hlSegments: 0, hlBags: 0, hlMaxidx: 0, hlGrad: 0 };
 
 function push(map, k, v) {
   const a = map.get(k);

@@ -3,8 +3,10 @@
 // example bit for bit with common/reference-quantized.mjs, every scatter example with the
 // output worked out by hand in lib/scatter-examples.mjs, and every embeddingBag and segmentReduce
 // example with the output worked out by hand in lib/bag-examples.mjs and with
-// common/reference-bag.mjs. The result is the badge in the header; it is also what
-// tests/browsers/demo.test.mjs reads.
+// common/reference-bag.mjs, and embeddingBag's backward (the gradient of each output row of every
+// embeddingBag example, as the playground draws it) with common/reference-bag-backward.mjs bit
+// for bit and, where lib/bag-examples.mjs works one out by hand, with that. The result is the badge
+// in the header; it is also what tests/browsers/demo.test.mjs reads.
 import { fmtNum } from './dom.mjs';
 
 const isTensor = (x) => x && typeof x === 'object' && Array.isArray(x.shape) && x.data !== undefined;
@@ -112,5 +114,37 @@ export function bagCheck(api, refBag, presets, isBag, callBag) {
       problem = `threw ${err?.name}: ${err?.message}`;
     }
     return { title: p.title, source: p.source, op: p.op, pass: !problem, problem };
+  });
+}
+
+/**
+ * [{ title, source, op, pass, problem }] for every embeddingBag preset: the gradient of each of
+ * its output rows for the table (lib/bag-grad.mjs: the library's backward with ones in that row)
+ * against common/reference-bag-backward.mjs's, bit for bit, and the row worked out by hand
+ * (expectedGrad) against that.
+ */
+export function bagGradCheck(api, refBackward, presets, callBag, bagGradient) {
+  return presets.filter((p) => p.op === 'embeddingBag').map((p) => {
+    let problem = null;
+    try {
+      const call = { op: p.op, ...p.load() };
+      const out = callBag(api, call);
+      for (let row = 0; row < out.shape[0] && !problem; row++) {
+        const g = bagGradient(api, api, call, out, row).result;
+        const r = bagGradient(refBackward, api, call, out, row).result;
+        const i = g.data.findIndex((v, k) => !Object.is(v, r.data[k])); // bit for bit: -0 is not 0
+        const p1 = compare(g, { shape: Array.from(r.shape) }) ?? (g.data.constructor !== r.data.constructor
+          ? `a ${g.data.constructor.name}, the reference a ${r.data.constructor.name}`
+          : i >= 0 ? `value ${i}: got ${fmtNum(g.data[i])}, expected ${fmtNum(r.data[i])}` : null);
+        if (p1) problem = `output row ${row}'s gradient differs from common/reference-bag-backward.mjs: ${p1}`;
+        else if (p.expectedGrad?.row === row) {
+          const p2 = compare(g, p.expectedGrad);
+          if (p2) problem = `output row ${row}'s gradient differs from the one worked out by hand: ${p2}`;
+        }
+      }
+    } catch (err) {
+      problem = `threw ${err?.name}: ${err?.message}`;
+    }
+    return { title: `${p.title} (backward)`, source: p.source, op: p.op, pass: !problem, problem };
   });
 }
