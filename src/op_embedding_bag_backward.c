@@ -1,7 +1,9 @@
 /* embedding_bag_backward: the gradient of the bags' forward (its op file's) for its table, and
  * for its per-sample weights. For the table, entry i of bag b adds s_i * grad[b] to the row it
- * selected: a scatter-add of the gradient's rows (stage_scatter.h), in entry order whatever the
- * threads, fused: no row is gathered into memory first. s_i is the entry's weight (1 without) over
+ * selected, fused: no row is gathered into memory first. The entries are sorted by their rows (a
+ * counting sort, stable) and the rows visited in address order (stage_add_rows.h), each row's
+ * entries in entry order: the same bits at any thread count, and a table's scattered rows read
+ * and written about as a stream is. s_i is the entry's weight (1 without) over
  * the forward's divisor (1, the bag's count, the weights' sum, or the root of the count or of the
  * weights' squares), rounded to the type, and each row is added as a fused multiply-add, as
  * torch 1.13's CPU backward adds it (axpy in _embedding_bag_dense_backward_cpu_sum_mean,
@@ -17,38 +19,23 @@
 #include "index_resolve.h"
 #include "op.h"
 #include "stage_bag.h"
+#include "stage_add_rows.h"
 #include "stage_dot.h"
 #include "stage_scatter.h"
 
 typedef struct backward_plan {
   wg_plan plan; /* first, as every op's */
-  wg_scatter_job job;
+  wg_scatter_job job; /* max: a scatter-add of the gradient's elements */
+  wg_add_rows_job add; /* the others: the gradient's rows added into the rows the entries read */
   wg_bag_job bags; /* the segments (their rules and starts) and the entries' rows: not a stage */
   wg_dot_job dots; /* the weights' gradient */
   size_t dim;      /* elements a row */
   int max, accumulate;
-  int has_rows; /* the workspace holds each entry's row (ws_rows) */
-  size_t ws_starts, ws_bag_of, ws_rows, ws_scales; /* the workspace past the scatter-add's */
-  const size_t* bag_of; /* each entry's bag (SIZE_MAX: none), bound by validate */
+  int scaled; /* the entries' rows are scaled (mean, sqrtn, weights): ws_scales */
+  size_t ws_starts, ws_bag_of, ws_rows, ws_scales, ws_srcs, ws_row_starts, ws_order; /* the workspace */
   const int32_t* max_indices;
   const size_t* live; /* max: each bag's count of entries not padding (0: no gradient) */
 } backward_plan;
-
-/* The entries' destination rows (WG_ZERO_BLOCK: in no bag, padding, or dropped) and the
- * gradient's row of their bag. */
-static int entries_resolve(const wg_scatter_job* job, size_t q, size_t n, size_t* dest, size_t* src) {
-  const backward_plan* r = WG_CONTAINER_OF(job, const backward_plan, job);
-  if (wg_resolve_indices(job->indices, job->index_type, q, 1, n, r->bags.rows, 0, 1, job->mode, job->negative, 0,
-                         dest) != WG_OK) {
-    return 0;
-  }
-  for (size_t j = 0; j < n; ++j) {
-    size_t b = r->bag_of[q + j];
-    if (b == SIZE_MAX || (r->bags.has_padding && dest[j] == r->bags.padding)) dest[j] = WG_ZERO_BLOCK;
-    src[j] = b == SIZE_MAX ? 0 : b * r->dim;
-  }
-  return 1;
-}
 
 /* max: element q of the gradient (bag q / dim, column q % dim) to the same column of the row its
  * maximum came from (validate checked them: -1 or a row). */
@@ -72,7 +59,7 @@ static double weight_at(const wg_bag_job* t, size_t q) {
   return t->value == WG_BAG_F64 ? ((const double*)t->weights)[q] : ((const float*)t->weights)[q];
 }
 
-/* The entries' scales (the scatter-add's scales): the weight over the forward's divisor, a bag at
+/* The entries' scales (the added rows'): the weight over the forward's divisor, a bag at
  * a time: its count (entries not padding; dropped ones counted), the weights' sum and sum of
  * squares, each rounded to the type as the forward's are (stage_bag.c). */
 static void entry_scales(backward_plan* r, const size_t* starts, const size_t* rows) {
@@ -96,8 +83,8 @@ static void entry_scales(backward_plan* r, const size_t* starts, const size_t* r
     if (t->reduce == WG_REDUCE_SQRTN) by = sqrt(t->weighted ? w2sum : count), by = f32 ? (float)by : by;
     for (size_t q = s0; q < s1; ++q) {
       double s = (t->weighted ? weight_at(t, q) : 1) / by;
-      if (f32) ((float*)(void*)r->job.scales)[q] = (float)s;
-      else ((double*)(void*)r->job.scales)[q] = s;
+      if (f32) ((float*)(void*)r->add.scales)[q] = (float)s;
+      else ((double*)(void*)r->add.scales)[q] = s;
     }
   }
 }
@@ -155,25 +142,54 @@ static wg_status backward_validate(const wg_plan* plan, const wg_call* c, wg_err
     size_t s1 = t->form == WG_SEGMENTS_FIXED ? s0 + t->fixed : t->starts[b + 1];
     for (size_t q = s0; q < s1; ++q) bag_of[q] = b;
   }
-  r->bag_of = bag_of;
-  if (!r->has_rows) return WG_OK;
-  /* the entries' rows: SIZE_MAX in no bag or dropped, SIZE_MAX - 1 on padding (a bad index: the
-   * scatter-add's resolver stops at it before anything is written, and the runner reports it) */
+  /* the entries' rows: SIZE_MAX dropped, SIZE_MAX - 1 on padding (a bad index: nothing runs, and
+   * the runner reports it) */
+  wg_add_rows_job* add = &r->add;
+  add->starts = NULL;
   size_t* rows = ws_at(c, r->ws_rows);
-  if (wg_resolve_indices(c->tensors[WG_TENSOR_indices].ptr, t->index_type, 0, 1, t->entries, t->rows, 0, 1, t->mode,
-                         t->negative, 0, rows) != WG_OK) {
+  if (!t->entries || wg_resolve_indices(c->tensors[WG_TENSOR_indices].ptr, t->index_type, 0, 1, t->entries, t->rows, 0, 1,
+                                        t->mode, t->negative, 0, rows) != WG_OK) {
+    if (!t->entries) goto sorted; /* nothing to add (rows, if any, zeroed by the stage) */
     return WG_OK;
   }
   for (size_t q = 0; q < t->entries; ++q) {
-    if (rows[q] != WG_ZERO_BLOCK && t->has_padding && rows[q] == t->padding) rows[q] = SIZE_MAX - 1;
+    if (bag_of[q] == SIZE_MAX) rows[q] = SIZE_MAX; /* in no bag: nothing */
+    else if (rows[q] != WG_ZERO_BLOCK && t->has_padding && rows[q] == t->padding) rows[q] = SIZE_MAX - 1;
   }
-  if (job->scaled) {
-    job->scales = ws_at(c, r->ws_scales);
+  if (r->scaled) {
+    add->scales = ws_at(c, r->ws_scales);
     entry_scales(r, t->starts, rows);
   }
+  {
+    /* the entries that add a row, sorted by it (a counting sort: each row's in entry order) */
+    size_t* row_starts = ws_at(c, r->ws_row_starts);
+    size_t* order = ws_at(c, r->ws_order);
+    size_t* srcs = ws_at(c, r->ws_srcs);
+    memset(row_starts, 0, (t->rows + 1) * sizeof *row_starts);
+    for (size_t q = 0; q < t->entries; ++q) {
+      if (rows[q] < t->rows) row_starts[rows[q] + 1]++;
+    }
+    for (size_t k = 0; k < t->rows; ++k) row_starts[k + 1] += row_starts[k];
+    for (size_t q = 0; q < t->entries; ++q) { /* placed from the starts, then shifted back one row */
+      size_t k = rows[q];
+      if (k >= t->rows) continue;
+      order[row_starts[k]++] = q;
+      srcs[q] = bag_of[q] * r->dim;
+    }
+    memmove(row_starts + 1, row_starts, t->rows * sizeof *row_starts);
+    row_starts[0] = 0;
+    add->order = order;
+    add->srcs = srcs;
+    add->dest = rows;
+    add->starts = row_starts;
+  }
+sorted:
+  if (!add->starts) add->starts = ws_at(c, r->ws_row_starts), memset((void*)add->starts, 0, (t->rows + 1) * sizeof(size_t));
+  add->out = c->tensors[WG_TENSOR_out].ptr;
+  add->src = c->tensors[WG_TENSOR_updates].ptr;
   if (r->dots.items) {
     for (size_t q = 0; q < t->entries; ++q) {
-      if (rows[q] == SIZE_MAX - 1 || bag_of[q] == SIZE_MAX) rows[q] = SIZE_MAX;
+      if (rows[q] == SIZE_MAX - 1) rows[q] = SIZE_MAX;
     }
     r->dots.a = c->tensors[WG_TENSOR_updates].ptr;
     r->dots.b = c->tensors[WG_TENSOR_table].ptr;
@@ -292,21 +308,27 @@ static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info
     r->job = (wg_scatter_job){.nitems = empty_out ? 0 : t->bags * r->dim, .row_elems = 1, .dest_rows = t->rows * r->dim,
                               .src_step = 1, .resolve = max_resolve, .reduce = WG_REDUCE_ADD, .include_self = 1,
                               .one_part = 1 /* so that the runner checks the indices, which its items are not */};
+    st = wg_plan_scatter(p, &r->job, elem, err);
+    if (st != WG_OK) return st;
   } else {
-    r->job = (wg_scatter_job){.nitems = empty_out ? 0 : t->entries, .row_elems = r->dim, .dest_rows = t->rows,
-                              .src_map = 1, .resolve = entries_resolve, .reduce = WG_REDUCE_ADD, .include_self = 1,
-                              .scaled = t->weighted || t->reduce != WG_REDUCE_ADD};
+    r->add = (wg_add_rows_job){.rows = t->rows, .row_elems = r->dim, .elem_bytes = elem, .dtype = grad->dtype,
+                               .zero = !r->accumulate};
+    if (!empty_out) wg_plan_add_rows(p, &r->add);
   }
-  st = wg_plan_scatter(p, &r->job, elem, err);
-  if (st != WG_OK) return st;
   p->check_first = 1;
-  /* the workspace past the scatter-add's: the segments' starts, each entry's bag, its row, its scale */
+  /* the workspace past the scatter-add's (max): the segments' starts, then each bag's live count
+   * (max), or each entry's bag, row, scale (mean, sqrtn, weights), source row, and the entries'
+   * order by row with each row's start */
+  r->scaled = !r->max && (t->weighted || t->reduce != WG_REDUCE_ADD);
   if (t->form != WG_SEGMENTS_FIXED) r->ws_starts = ws_add(p, t->bags + 1, sizeof(size_t), err, &st);
-  /* each entry's bag (max: each bag's live count) */
   r->ws_bag_of = ws_add(p, r->max ? t->bags : t->entries, sizeof(size_t), err, &st);
-  r->has_rows = r->job.scaled || weights_grad || (r->max && t->has_padding);
-  if (r->has_rows) r->ws_rows = ws_add(p, t->entries, sizeof(size_t), err, &st);
-  if (r->job.scaled) r->ws_scales = ws_add(p, t->entries, elem, err, &st);
+  if (!r->max || t->has_padding) r->ws_rows = ws_add(p, t->entries, sizeof(size_t), err, &st);
+  if (r->scaled) r->ws_scales = ws_add(p, t->entries, elem, err, &st);
+  if (!r->max) {
+    r->ws_srcs = ws_add(p, t->entries, sizeof(size_t), err, &st);
+    r->ws_order = ws_add(p, t->entries, sizeof(size_t), err, &st);
+    r->ws_row_starts = ws_add(p, t->rows + 1, sizeof(size_t), err, &st);
+  }
   if (st != WG_OK) return st;
   p->workspace_align = sizeof(size_t);
   p->validate = backward_validate;

@@ -104,13 +104,60 @@ DEFINE_NAN_RULE(double, uint64_t, 0x0008000000000000ull)
 #define COMBINE_max(KIND, T, a, u) (WINS_##KIND(T, a, u, >) ? (u) : (a))
 #define COMBINE_min(KIND, T, a, u) (WINS_##KIND(T, a, u, <) ? (u) : (a))
 
+/* Float adds four (two) lanes at a time in wasm, where the compilers leave the NaN rule's selects
+ * scalar: a vector with a NaN in it is added lane by lane by the rule. Returns the elements done. */
+#ifdef __wasm_simd128__
+static inline size_t add_f32_v128(float* restrict d, const float* restrict s, size_t n) {
+  size_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    v128_t r = wasm_f32x4_add(wasm_v128_load(d + i), wasm_v128_load(s + i));
+    if (wasm_v128_any_true(wasm_f32x4_ne(r, r))) {
+      for (size_t k = i; k < i + 4; ++k) d[k] = add_float(d[k], s[k]);
+    } else {
+      wasm_v128_store(d + i, r);
+    }
+  }
+  return i;
+}
+static inline size_t add_f64_v128(double* restrict d, const double* restrict s, size_t n) {
+  size_t i = 0;
+  for (; i + 2 <= n; i += 2) {
+    v128_t r = wasm_f64x2_add(wasm_v128_load(d + i), wasm_v128_load(s + i));
+    if (wasm_v128_any_true(wasm_f64x2_ne(r, r))) {
+      for (size_t k = i; k < i + 2; ++k) d[k] = add_double(d[k], s[k]);
+    } else {
+      wasm_v128_store(d + i, r);
+    }
+  }
+  return i;
+}
+#define IS_ADD_none 0
+#define IS_ADD_add 1
+#define IS_ADD_mul 0
+#define IS_ADD_max 0
+#define IS_ADD_min 0
+#define IS_FLOAT_INT 0
+#define IS_FLOAT_UINT 0
+#define IS_FLOAT_FLOAT 1
+#define IS_FLOAT_HALF 0
+#define IS_FLOAT_BHALF 0
+#define ROW_V128(op, KIND, T, d, s, n)                                                                      \
+  (IS_ADD_##op && IS_FLOAT_##KIND                                                                           \
+       ? (sizeof(T) == 4 ? add_f32_v128((float*)(void*)(d), (const float*)(const void*)(s), n)             \
+                         : add_f64_v128((double*)(void*)(d), (const double*)(const void*)(s), n))          \
+       : 0)
+#else
+#define ROW_V128(op, KIND, T, d, s, n) 0
+#endif
+
 /* A row: one loop per source step (a row, or the value form), so that it can be vectorized. A
  * plain write of a row is a copy (wg_copy_bytes: no memory.copy for short rows). */
 #define ROW_BODY(op, KIND, T)                                                          \
   T* restrict d = dst;                                                                 \
   const T* restrict s = src;                                                           \
   if (step) {                                                                          \
-    for (size_t i = 0; i < n; ++i) d[i] = COMBINE_##op(KIND, T, d[i], s[i]);           \
+    size_t i0 = ROW_V128(op, KIND, T, d, s, n);                                        \
+    for (size_t i = i0; i < n; ++i) d[i] = COMBINE_##op(KIND, T, d[i], s[i]);          \
   } else {                                                                             \
     T u = s[0];                                                                        \
     for (size_t i = 0; i < n; ++i) d[i] = COMBINE_##op(KIND, T, d[i], u);              \

@@ -145,12 +145,7 @@ static void apply_piece(const wg_scatter_job* job, size_t q0, size_t k, const si
   uint32_t* hits = hits_of(job);
   if (!hits) {
     const uint8_t* up = job->src_map ? job->updates : job->updates + q0 * job->src_step * job->elem_bytes;
-    if (job->scaled) {
-      job->kernels.apply_scaled(job->out, up, dest, NULL, job->src_map ? src : NULL,
-                                (const uint8_t*)job->scales + q0 * job->elem_bytes, k, job->row_elems, job->src_step);
-    } else {
-      job->kernels.apply(job->out, up, dest, NULL, job->src_map ? src : NULL, k, job->row_elems, job->src_step);
-    }
+    job->kernels.apply(job->out, up, dest, NULL, job->src_map ? src : NULL, k, job->row_elems, job->src_step);
     return;
   }
   for (size_t j = 0; j < k; ++j) {
@@ -163,11 +158,7 @@ static void apply_run(const wg_scatter_job* job, const size_t* order, size_t n, 
   const size_t* dest = ws_array(job, job->ws_dest);
   const size_t* srcs = job->src_map ? ws_array(job, job->ws_src) : NULL;
   if (!hits) {
-    if (job->scaled) {
-      job->kernels.apply_scaled(job->out, job->updates, dest, order, srcs, job->scales, n, job->row_elems, job->src_step);
-    } else {
-      job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
-    }
+    job->kernels.apply(job->out, job->updates, dest, order, srcs, n, job->row_elems, job->src_step);
     return;
   }
   for (size_t k = 0; k < n; ++k) {
@@ -409,8 +400,7 @@ wg_status wg_plan_scatter(wg_plan* plan, wg_scatter_job* job, size_t elem_bytes,
    * applier, so such a plan lays out both and the bound thread count picks (bind_scatter).
    * Rows of 16-bit floats, converted at each update, and longer rows are always sorted. */
   int half = plan->out_dtype == WG_DTYPE_F16 || plan->out_dtype == WG_DTYPE_BF16;
-  /* a scaled job's rows are never copied to be sorted (their scale is applied where they are added) */
-  int short_rows = job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half && !job->scaled;
+  int short_rows = job->row_elems * elem_bytes < WG_SCATTER_MIN_GROUPED_ROW && !half;
   job->sort_threads = job->max_parts == 1 || job->one_part ? SIZE_MAX : !short_rows ? 1 : WG_SCATTER_SORT_THREADS;
 #ifdef WG_NO_THREADS
   if (job->sort_threads > 1) job->sort_threads = SIZE_MAX; /* one thread, ever */

@@ -20,7 +20,6 @@
  *     rows, which a part then reads in a stream); 2. apply (over parts): the part's rows of data
  *     copied to out, then its items applied in order, its run of each chunk after the one before
  *     (the mean divided at the end).
- * A scaled job (the bag backward) adds each item's row times a scale of its own, rounded once.
  * The offsets mode (a plain write of the update rows in order, when the call gives an offsets
  * tensor): each item's destination row resolved into it and nothing applied; the caller writes
  * the rows (js/call.mjs: the data stays in JS). */
@@ -59,8 +58,8 @@ struct wg_scatter_job {
                         with another slab: slabs run in parallel, unsorted (0: one slab) */
   wg_scatter_resolve_fn resolve;
   int32_t reduce, include_self;
-  int scaled; /* each item's row is scaled (scales, below) and added: kernels.apply_scaled */
-  int one_part; /* never sorted into parts: the runner checks the op's indices before any stage */
+  int one_part; /* never sorted into parts: the runner checks the op's indices before any stage
+                    (an op whose items are not its indices: the bags' gradient's max) */
   /* the workspace (wg_plan_scatter lays it out) */
   size_t chunks, chunk_items, max_parts;
   int hits;   /* a count per destination row (the mean; include_self 0) */
@@ -82,8 +81,6 @@ struct wg_scatter_job {
   wg_negative_mode negative;
   uint8_t* workspace;
   size_t* offsets; /* the offsets mode: each item's destination row written here, nothing applied */
-  const void* scales; /* scaled: item q's scale at scales[q], of the element type (set by the op's
-                         validate hook; the op's resolver may write it as it resolves item q) */
   size_t elem_bytes;
   int32_t dtype; /* the output's (its kernels'), from the plan */
   int direct; /* one part (fewer threads than sort_threads): nothing sorted, destinations resolved
