@@ -7,10 +7,12 @@
 // parallel copy bound (P: bench/thread-suite.mjs), and what a small call costs through JS, plain
 // and prepared, beside a plain JS loop, with where its time goes (C: bench/call-suite.mjs), and
 // common/bag-workloads.mjs (E: the fused gather-reduce, embeddingBag and segmentReduce, E1-E4,
-// bench/bag-suite.mjs), in one run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
+// bench/bag-suite.mjs), and common/grad-workloads.mjs (G: the bags' gradient, embeddingBagBackward
+// and the TensorFlow.js gradients it and the scatters serve, G1-G3, bench/grad-suite.mjs),
+// in one run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
-//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, C and E likewise): one suite alone; the
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, C, E and G likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
 //                                            committed bench/results.json and results-browser.json)
@@ -37,6 +39,7 @@ import { buildNative } from './native/build.mjs';
 import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
 import { runBagSuite } from './bag-suite.mjs';
 import { runCallSuite } from './call-suite.mjs';
+import { runGradSuite } from './grad-suite.mjs';
 import { runScatterSuite } from './scatter-suite.mjs';
 import { runThreadSuite } from './thread-suite.mjs';
 import { runTfjsUSuite } from './tfjs-u-suite.mjs';
@@ -47,7 +50,7 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C', 'E'];
+const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C', 'E', 'G'];
 const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
 const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
 if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
@@ -323,6 +326,17 @@ if (runs('E')) {
   ({ eWorkloads, eChecks, eRun } = e);
 }
 
+let gWorkloads, gChecks, gRun;
+if (runs('G')) {
+  // The bags' gradient: embeddingBagBackward in place at 1 and 2 threads against take + indexReduce,
+  // tfjs's unsortedSegmentSum of the gathered rows and plain JS, beside a memory.copy of the bag
+  // rows' bytes; a tfjs SGD step through wasm-gather/tfjs's sparse segment gradient against the
+  // gather + mean model; tf.gatherND's gradient, which stock tfjs has not.
+  const g = await runGradSuite({ cores, quick, runGroup, log });
+  results.push(...g.results);
+  ({ gWorkloads, gChecks, gRun } = g);
+}
+
 // With --only, the other suite's rows come from the last results.json, with the date of their run.
 let previous;
 if (only) {
@@ -361,6 +375,9 @@ const report = {
   eWorkloads: eWorkloads ?? previous?.eWorkloads ?? [],
   eChecks: eChecks ?? previous?.eChecks ?? [],
   eRun: eRun ?? previous?.eRun,
+  gWorkloads: gWorkloads ?? previous?.gWorkloads ?? [],
+  gChecks: gChecks ?? previous?.gChecks ?? [],
+  gRun: gRun ?? previous?.gRun,
   results,
   init: init ?? previous?.init ?? [],
   sizes: runs('W') || !previous?.sizes ? sizes() : previous.sizes, // (shown in the W section, of W's run)
