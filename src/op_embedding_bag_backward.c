@@ -32,6 +32,7 @@ typedef struct backward_plan {
   size_t dim;      /* elements a row */
   int max, accumulate;
   int scaled; /* the entries' rows are scaled (mean, sqrtn, weights): ws_scales */
+  int adds; /* the rows are added (not max, an output that is not empty): the entries' order by row */
   size_t ws_starts, ws_bag_of, ws_rows, ws_scales, ws_srcs, ws_row_starts, ws_order; /* the workspace */
   const int32_t* max_indices;
   const size_t* live; /* max: each bag's count of entries not padding (0: no gradient) */
@@ -149,7 +150,7 @@ static wg_status backward_validate(const wg_plan* plan, const wg_call* c, wg_err
   size_t* rows = ws_at(c, r->ws_rows);
   if (!t->entries || wg_resolve_indices(c->tensors[WG_TENSOR_indices].ptr, t->index_type, 0, 1, t->entries, t->rows, 0, 1,
                                         t->mode, t->negative, 0, rows) != WG_OK) {
-    if (!t->entries) goto sorted; /* nothing to add (rows, if any, zeroed by the stage) */
+    if (!t->entries) goto sorted; /* nothing to add (the rows, if any, zeroed by the stage) */
     return WG_OK;
   }
   for (size_t q = 0; q < t->entries; ++q) {
@@ -160,7 +161,7 @@ static wg_status backward_validate(const wg_plan* plan, const wg_call* c, wg_err
     add->scales = ws_at(c, r->ws_scales);
     entry_scales(r, t->starts, rows);
   }
-  {
+  if (r->adds) {
     /* the entries that add a row, sorted by it (a counting sort: each row's in entry order) */
     size_t* row_starts = ws_at(c, r->ws_row_starts);
     size_t* order = ws_at(c, r->ws_order);
@@ -184,7 +185,7 @@ static wg_status backward_validate(const wg_plan* plan, const wg_call* c, wg_err
     add->starts = row_starts;
   }
 sorted:
-  if (!add->starts) add->starts = ws_at(c, r->ws_row_starts), memset((void*)add->starts, 0, (t->rows + 1) * sizeof(size_t));
+  if (r->adds && !add->starts) add->starts = ws_at(c, r->ws_row_starts), memset((void*)add->starts, 0, (t->rows + 1) * sizeof(size_t));
   add->out = c->tensors[WG_TENSOR_out].ptr;
   add->src = c->tensors[WG_TENSOR_updates].ptr;
   if (r->dots.items) {
@@ -324,7 +325,8 @@ static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info
   r->ws_bag_of = ws_add(p, r->max ? t->bags : t->entries, sizeof(size_t), err, &st);
   if (!r->max || t->has_padding) r->ws_rows = ws_add(p, t->entries, sizeof(size_t), err, &st);
   if (r->scaled) r->ws_scales = ws_add(p, t->entries, elem, err, &st);
-  if (!r->max) {
+  r->adds = !r->max && !empty_out; /* (an empty output reserves no row starts: any num_weights) */
+  if (r->adds) {
     r->ws_srcs = ws_add(p, t->entries, sizeof(size_t), err, &st);
     r->ws_order = ws_add(p, t->entries, sizeof(size_t), err, &st);
     r->ws_row_starts = ws_add(p, t->rows + 1, sizeof(size_t), err, &st);

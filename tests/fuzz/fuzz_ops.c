@@ -1,7 +1,7 @@
 /* libFuzzer target for one op of the C API, chosen at compile time with WG_FUZZ_OP (take,
  * gather_nd, gather, gather_block_quantized, scatter, scatter_nd, index_reduce, tensor_scatter,
- * embedding_bag or segment_reduce): CMake builds fuzz_<op> from this file, one per
- * folder of tests/fuzz/corpus/. The input decodes into shapes (with hostile dims: 0, huge,
+ * embedding_bag, segment_reduce or embedding_bag_backward): CMake builds fuzz_<op> from this
+ * file, one per folder of tests/fuzz/corpus/. The input decodes into shapes (with hostile dims: 0, huge,
  * SIZE_MAX), element width, index type, axis / dim / batch dims, out-of-range mode, negative-index
  * policy (the *_ex functions), pool use and
  * index values (in range, at the edges, negative, huge, truncation traps); for
@@ -9,7 +9,8 @@
  * points and (sometimes broken) scale / zero-point shapes, with a decoder of its own; the
  * scatters have one of their own too (fuzz_scatter: value type, reduction, include_self, in
  * place or not, the update values), and so has the fused gather-reduce (fuzz_bag: the form of
- * the segments and their values, broken or not, weights, padding, initial, max indices). The
+ * the segments and their values, broken or not, weights, padding, initial, max indices), and so
+ * has the bags' gradient (fuzz_bag_backward: on the call record, as the JS binding calls it). The
  * shape rules and the op's result are checked against the simple references below: element by
  * element from each output multi-index (the scatters: each update applied in turn, in the index
  * tensor's order; the bags: each element from its segment's rows in order).
@@ -288,6 +289,7 @@ static void print_shape(const char* name, const size_t* s, size_t n) {
 static void gbq_describe(void);
 static void sc_describe(void);
 static void bag_describe(void);
+static void bw_describe(void);
 static void describe(void) {
   if (FUZZ_OP == OP_gather_block_quantized) {
     gbq_describe();
@@ -299,6 +301,10 @@ static void describe(void) {
   }
   if (SC_IS(embedding_bag) || SC_IS(segment_reduce)) {
     bag_describe();
+    return;
+  }
+  if (SC_IS(embedding_bag_backward)) {
+    bw_describe();
     return;
   }
   const call* c = current;
@@ -2391,6 +2397,577 @@ static int fuzz_bag(reader* r) {
   return 0;
 }
 
+/* ---- embedding_bag_backward: its own decoder, rules and reference. The op has no public C
+ * wrapper: it is called on the call record, as the JS binding calls it (wg_call_tensor, the
+ * attributes, wg_call_shape, wg_call_run). The reference applies each entry in entry order:
+ * docs/fused-gather-reduce.md (embeddingBagBackward). ----
+ * Input layout (tests/fuzz/make-seeds.mjs writes it):
+ *   v: gradient type (0-7: f32, f64, f32, f64, then f16, bf16, i32 and 99, refused) | reduce << 3
+ *      (0-7: sum, mean, max, sqrtn, sum, mean, then min and INT32_MIN, refused) | 0x40 pool |
+ *      0x80 every op split
+ *   s: form | segments' index type << 3 | how << 5 (fuzz_bag's; how 7: float32 segments)
+ *   x: index type | mode << 2 | negative << 4 | 0x40 guard zones | 0x80 an invalid index type
+ *      (float32)
+ *   o: 0x01 weights | 0x02 padding_idx | 0x04 max indices (without max: given anyway; with max:
+ *      any values, not only -1 or a row) | 0x08 the weights' gradient (the table given) | 0x10
+ *      accumulate (out holds values, added into in place) | 0x20 a shape broken on purpose |
+ *      misalign << 6 (in elements)
+ *   gradient rank (< 0xf0: 1 + r % 3; < 0xf8: 0; else 17), index rank (fuzz_bag's), the
+ *   gradient's row dims (its first dim is the bags'), index dims, the bags (a dim; ids:
+ *   num_segments, NUM_TABLE), num_weights (< 0x80: % 8; < 0xc0: % 64; else NW_TABLE), the broken
+ *   shape (BW_BROKEN | a parameter << 4, when 0x20), padding_idx (fuzz_bag's, against
+ *   num_weights), hostile, segments (fuzz_bag's), indices, weights, max indices (< 0xe0 -1 or a
+ *   row; else with 0x04 one out of range), the gradient's values, out's (accumulate), the
+ *   table's; values as fuzz_bag's. */
+static const int32_t BW_DTYPE[8] = {WG_DTYPE_F32, WG_DTYPE_F64, WG_DTYPE_F32, WG_DTYPE_F64,
+                                    WG_DTYPE_F16, WG_DTYPE_BF16, WG_DTYPE_I32, 99};
+static const int32_t BW_REDUCE[8] = {WG_REDUCE_ADD, WG_REDUCE_MEAN, WG_REDUCE_MAX, WG_REDUCE_SQRTN,
+                                     WG_REDUCE_ADD, WG_REDUCE_MEAN, WG_REDUCE_MIN, INT32_MIN};
+/* num_weights past the small ones: larger tables, int32's top, negative ones */
+static const int64_t NW_TABLE[] = {0, 1, 7, 16, 64, 257, 4097, 65536, 1 << 20, INT32_MAX - 1, INT32_MAX, -1,
+                                   INT32_MIN, -2};
+/* What the broken-shape byte breaks (its high nibble picks a dim) */
+enum {
+  BW_GRAD_SCALAR, BW_GRAD_MORE, BW_GRAD_FEWER, BW_WEIGHTS_TYPE, BW_WEIGHTS_RANK, BW_WEIGHTS_DIM, BW_MI_TYPE,
+  BW_MI_DIM, BW_MI_ABSENT, BW_TABLE_TYPE, BW_TABLE_RANK, BW_TABLE_ROWS, BW_TABLE_DIM, BW_FIXED_SEGMENTS,
+  BW_NONE
+};
+
+typedef struct bw_call {
+  int32_t gdtype, wdtype, mdtype, tdtype, reduce, num_weights;
+  int vt; /* the gradient's wg_value_type for the float types (float32 for the refused ones) */
+  int weighted, padded, max, mi_given, mi_hostile, table, accumulate, broken, seg_given;
+  size_t G[RANKS], gr, W[RANKS], wr, M[RANKS], mr, T[RANKS], tr;
+  size_t dim, rows, padn, bags;
+  bag_call b; /* the bags (form, segments, indices, policies): fuzz_bag's helpers read it */
+} bw_call;
+
+static const bw_call* bw_current;
+
+static void bw_describe(void) {
+  const bw_call* c = bw_current;
+  if (!c) return;
+  const bag_call* b = &c->b;
+  fprintf(stderr,
+          "  embedding_bag_backward: gradient dtype %d reduce %d form %d segments type %d how %d index type %d%s"
+          " mode %d negative %d weights %d (dtype %d) padding %d (%d) max indices %d (dtype %d%s) table %d"
+          " (dtype %d) accumulate %d num_weights %d num_segments %d broken %d\n",
+          c->gdtype, c->reduce, b->form, b->stype, b->how, b->itype, b->bad_itype ? " (invalid)" : "", b->mode,
+          b->negative, c->weighted, c->wdtype, c->padded, b->pad, c->mi_given, c->mdtype,
+          c->mi_hostile ? ", any values" : "", c->table, c->tdtype, c->accumulate, c->num_weights, b->num,
+          c->broken);
+  print_shape("gradient", c->G, c->gr);
+  print_shape("indices", b->I, b->ir);
+  if (c->weighted) print_shape("weights", c->W, c->wr);
+  if (c->mi_given) print_shape("max indices", c->M, c->mr);
+  if (c->table) print_shape("table", c->T, c->tr);
+  for (size_t p = 0; b->seg && p < b->slen && p < 32 && b->stype < 4; ++p) {
+    uint64_t mag;
+    int neg;
+    int64_t bits;
+    load(b->seg, (wg_index_type)b->stype, p, &mag, &neg, &bits);
+    fprintf(stderr, "  segment %zu: %lld\n", p, (long long)bits);
+  }
+  for (size_t p = 0; b->idx && p < b->nidx && p < 32; ++p) {
+    uint64_t mag;
+    int neg;
+    int64_t bits;
+    load(b->idx, (wg_index_type)b->itype, p, &mag, &neg, &bits);
+    fprintf(stderr, "  index %zu: %lld\n", p, (long long)bits);
+  }
+}
+
+static int bw_float(int32_t dtype) { return dtype == WG_DTYPE_F32 || dtype == WG_DTYPE_F64; }
+static int32_t bw_other_float(int32_t dtype) { return dtype == WG_DTYPE_F64 ? WG_DTYPE_F32 : WG_DTYPE_F64; }
+/* Bytes of an element of dtype (4 for 99, which has none), and the value type its values are made as. */
+static size_t bw_width(int32_t dtype) { return wg_dtype_bits(dtype) >= 8 ? wg_dtype_bits(dtype) / 8 : 4; }
+static int bw_vt(int32_t dtype) {
+  switch (dtype) {
+    case WG_DTYPE_F64: return WG_VALUE_F64;
+    case WG_DTYPE_F16: return WG_VALUE_F16;
+    case WG_DTYPE_BF16: return WG_VALUE_BF16;
+    case WG_DTYPE_I32: return WG_VALUE_I32;
+    default: return WG_VALUE_F32;
+  }
+}
+
+/* The rules the plan checks (src/op_embedding_bag_backward.c, src/stage_bag.c's segments, the
+ * engine's ranks): each broken one into s, with its report. The record's tensors of a rank above
+ * WG_MAX_RANK are refused as they are set (wg_call_tensor). */
+static void bw_plan_rules(bw_call* c, outcomes* s) {
+  const bag_call* b = &c->b;
+  if (c->gr > WG_MAX_RANK || b->ir > WG_MAX_RANK || (c->weighted && c->wr > WG_MAX_RANK) ||
+      (c->mi_given && c->mr > WG_MAX_RANK) || (c->table && c->tr > WG_MAX_RANK)) {
+    ALLOW_ANY(s, WG_ERR_MAX_RANK);
+    return;
+  }
+  if (c->gr < 1) allow(s, WG_ERR_GRAD_SHAPE, 1, WG_ARG_UPDATES, -1, 0, 1, -1);
+  if (!bw_float(c->gdtype)) allow(s, WG_ERR_VALUE_TYPE, 1, WG_ARG_UPDATES, -1, c->gdtype, -1, -1);
+  const int rank_ok = b->ir == (b->form == WG_SEGMENTS_FIXED ? 2u : 1u) && b->form != WG_SEGMENTS_LENGTHS;
+  if (!rank_ok) allow(s, WG_ERR_SEGMENTS, 1, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, b->form, (int64_t)b->ir, -1);
+  if (c->reduce != WG_REDUCE_ADD && c->reduce != WG_REDUCE_MEAN && c->reduce != WG_REDUCE_MAX &&
+      c->reduce != WG_REDUCE_SQRTN)
+    allow(s, WG_ERR_REDUCE, 1, WG_ARG_REDUCE, -1, c->reduce, -1, -1);
+  if (c->num_weights < 0) allow(s, WG_ERR_INVALID_ARGUMENT, 1, WG_ARG_OUT, 0, c->num_weights, 0, -1);
+  /* the segments' own shape */
+  int seg_ok = 1;
+  if (b->form == WG_SEGMENTS_FIXED) {
+    if (c->seg_given) allow(s, WG_ERR_SEGMENTS, 1, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, b->form, -1, -1), seg_ok = 0;
+  } else if (b->form < WG_SEGMENTS_FIXED || b->form > WG_SEGMENTS_IDS || b->stype > 3) {
+    allow(s, WG_ERR_SEGMENTS, 1, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, b->form, 1, -1), seg_ok = 0;
+  } else if (b->form == WG_SEGMENTS_BOUNDS && b->slen < 1) {
+    allow(s, WG_ERR_SEGMENTS, 1, WG_ARG_SEGMENTS, WG_SEGMENT_COUNT, 0, 1, -1), seg_ok = 0;
+  } else if (b->form == WG_SEGMENTS_IDS && b->slen != b->n) {
+    allow(s, WG_ERR_SEGMENTS, 1, WG_ARG_SEGMENTS, WG_SEGMENT_COUNT, (int64_t)b->slen, (int64_t)b->n, -1), seg_ok = 0;
+  } else if (b->form == WG_SEGMENTS_IDS && b->num < 0) {
+    allow(s, WG_ERR_SEGMENTS, 1, WG_ARG_SEGMENTS, WG_SEGMENT_NEGATIVE, b->num, 0, -1), seg_ok = 0;
+  } else if (b->form == WG_SEGMENTS_IDS && (size_t)b->num >= SIZE_MAX / sizeof(size_t)) {
+    allow(s, WG_ERR_SIZE_OVERFLOW, 1, WG_ARG_SEGMENTS, -1, b->num, -1, -1), seg_ok = 0;
+  }
+  /* the bags are the gradient's rows */
+  if (c->gr >= 1 && rank_ok && seg_ok && c->G[0] != c->bags)
+    allow(s, WG_ERR_GRAD_SHAPE, 1, WG_ARG_UPDATES, 0, (int64_t)c->G[0], (int64_t)c->bags, -1);
+  if (c->weighted) {
+    if (c->max) {
+      allow(s, WG_ERR_WEIGHTS, 1, WG_ARG_WEIGHTS, -2, -1, -1, -1);
+    } else if (c->wdtype != c->gdtype) {
+      allow(s, WG_ERR_WEIGHTS, 1, WG_ARG_WEIGHTS, -3, c->wdtype, c->gdtype, -1);
+    } else if (c->wr != b->ir) {
+      allow(s, WG_ERR_WEIGHTS, 1, WG_ARG_WEIGHTS, -1, (int64_t)c->wr, (int64_t)b->ir, -1);
+    } else {
+      for (size_t d = 0; d < c->wr; ++d) {
+        if (c->W[d] != b->I[d]) {
+          allow(s, WG_ERR_WEIGHTS, 1, WG_ARG_WEIGHTS, (int64_t)d, (int64_t)c->W[d], (int64_t)b->I[d], -1);
+          break;
+        }
+      }
+    }
+  }
+  if (c->padded && c->num_weights >= 0) { /* padding_idx in [-rows, rows) */
+    int64_t rows = c->num_weights, pad = b->pad;
+    if (pad >= rows || pad < -rows) allow(s, WG_ERR_PADDING_IDX, 1, WG_ARG_NONE, -1, pad, rows, -1);
+    else c->padn = (size_t)(pad < 0 ? pad + rows : pad);
+  }
+  if (c->max) { /* the forward's max indices: int32, the gradient's shape */
+    int same = c->mi_given && c->mdtype == WG_DTYPE_I32 && c->mr == c->gr;
+    for (size_t d = 0; same && d < c->gr; ++d) same = c->M[d] == c->G[d];
+    if (!same)
+      allow(s, WG_ERR_MAX_INDICES, 1, WG_ARG_MAX_INDICES, -1, c->mi_given ? c->mdtype : WG_DTYPE_NONE, c->gdtype, -1);
+  }
+  if (c->table && c->num_weights >= 0) { /* the weights' gradient: weights, sum, the table [rows, ...row] */
+    if (!c->weighted || c->reduce != WG_REDUCE_ADD) {
+      allow(s, WG_ERR_TABLE, 1, WG_ARG_TABLE, -4, c->reduce, c->weighted, -1);
+    } else if (c->tdtype != c->gdtype) {
+      allow(s, WG_ERR_TABLE, 1, WG_ARG_TABLE, -3, c->tdtype, c->gdtype, -1);
+    } else if (c->tr != c->gr) {
+      allow(s, WG_ERR_TABLE, 1, WG_ARG_TABLE, -1, (int64_t)c->tr, (int64_t)c->gr, -1);
+    } else {
+      for (size_t d = 0; d < c->gr; ++d) {
+        size_t want = d == 0 ? (size_t)c->num_weights : c->G[d];
+        if (c->T[d] != want) {
+          allow(s, WG_ERR_TABLE, 1, WG_ARG_TABLE, (int64_t)d, (int64_t)c->T[d], (int64_t)want, -1);
+          break;
+        }
+      }
+    }
+  }
+}
+
+/* The tensors' addresses of a run (NULL: a shape query). */
+typedef struct bw_ptrs {
+  const void *grad, *idx, *seg, *wts, *mi, *table;
+  void *out, *out_w, *ws;
+} bw_ptrs;
+
+/* The record as the JS binding fills it (js/ops/embedding-bag-backward.mjs): num_segments is the
+ * gradient's rows with ids (here the input's, which may differ), else -1. */
+static wg_status bw_record(const bw_call* c, wg_call* rec, const bw_ptrs* p) {
+  const bag_call* b = &c->b;
+  wg_call_init(rec, FUZZ_OP);
+  rec->attrs[WG_ATTR_out_of_range] = b->mode;
+  rec->attrs[WG_ATTR_negative_indices] = b->negative;
+  rec->attrs[WG_ATTR_reduce] = c->reduce;
+  rec->attrs[WG_ATTR_segment_form] = b->form;
+  rec->attrs[WG_ATTR_num_segments] = b->form == WG_SEGMENTS_IDS ? b->num : -1;
+  rec->attrs[WG_ATTR_has_padding] = c->padded;
+  rec->attrs[WG_ATTR_padding_idx] = b->pad;
+  rec->attrs[WG_ATTR_num_weights] = c->num_weights;
+  rec->attrs[WG_ATTR_accumulate] = c->accumulate;
+  rec->tensors[WG_TENSOR_out].ptr = p->out;
+  rec->tensors[WG_TENSOR_out_weights].ptr = p->out_w;
+  rec->tensors[WG_TENSOR_workspace].ptr = p->ws;
+  int32_t itype = b->bad_itype ? WG_DTYPE_F32 : wg_dtype_of(wg_index_dtypes, 4, b->itype);
+  int32_t stype = b->stype > 3 ? WG_DTYPE_F32 : wg_dtype_of(wg_index_dtypes, 4, b->stype);
+  size_t slen = b->slen;
+  wg_status st = wg_call_tensor(rec, WG_TENSOR_updates, p->grad, c->gdtype, c->G, c->gr);
+  if (st == WG_OK) st = wg_call_tensor(rec, WG_TENSOR_indices, p->idx, itype, b->I, b->ir);
+  if (st == WG_OK && c->seg_given) st = wg_call_tensor(rec, WG_TENSOR_segments, p->seg, stype, &slen, 1);
+  if (st == WG_OK && c->weighted) st = wg_call_tensor(rec, WG_TENSOR_weights, p->wts, c->wdtype, c->W, c->wr);
+  if (st == WG_OK && c->mi_given) st = wg_call_tensor(rec, WG_TENSOR_max_indices, p->mi, c->mdtype, c->M, c->mr);
+  if (st == WG_OK && c->table) st = wg_call_tensor(rec, WG_TENSOR_table, p->table, c->tdtype, c->T, c->tr);
+  return st;
+}
+
+/* A max index: -1 or a row, or (any) now and then one out of range. */
+static int64_t bw_max_index(reader* r, size_t rows, int any) {
+  uint8_t b = byte(r);
+  if (any && b >= 0xe0) {
+    switch (b & 7) {
+      case 0: return (int64_t)(rows < INT32_MAX ? rows : INT32_MAX);
+      case 1: return -2;
+      case 2: return INT32_MIN;
+      case 3: return INT32_MAX;
+      case 4: return (int64_t)(rows < INT32_MAX ? rows + 1 : INT32_MAX);
+      default: return -1 - (b & 7);
+    }
+  }
+  return (int64_t)(b % (rows < 255 ? rows + 1 : 256)) - 1; /* rows <= INT32_MAX: no overflow */
+}
+
+/* want = the gradient (docs/fused-gather-reduce.md), added into want's contents (zeros, or out's
+ * values with accumulate), and want_w = the weights' gradient (when the table is given).
+ * Entry q of bag b, in entry order, unless dropped or on padding: row[r] += s_q * grad[b], s_q its
+ * weight (1 without) over the forward's divisor (1; the bag's count of entries not padding, or the
+ * weights' sum; the root of the count or of the weights' squares' sum; float32 sums rounded after
+ * each add, float32 roots rounded once), rounded to the type once (a float32 quotient, correctly
+ * rounded, equals the float64 one rounded). float32: a fused multiply-add (ref_fmaf); float64: the
+ * product rounded, then added. max: grad[b, d] added to row max_indices[b, d] (-1: nowhere),
+ * bag after bag, but for a bag of no entry the forward counts (empty, or padding only), which is
+ * a constant: torch's _embedding_bag_dense_backward_cpu_max skips it.
+ * The weights' gradient: grad[b] . table[r] in column order, summed in float64 (float32 products
+ * are exact there) and rounded once; 0 for an entry in no bag, dropped or on padding. */
+static void bw_reference(const bw_call* c, const size_t* starts, const uint8_t* grad, const uint8_t* wts,
+                         const uint8_t* mi, const uint8_t* table, uint8_t* want, uint8_t* want_w) {
+  const bag_call* b = &c->b;
+  const int f64 = c->gdtype == WG_DTYPE_F64, vt = c->vt;
+  const size_t w = f64 ? 8 : 4, dim = c->dim;
+  const size_t fixed = b->form == WG_SEGMENTS_FIXED ? b->I[1] : 0;
+  for (size_t q = 0; want_w && q < b->nidx; ++q) put_bits(want_w + q * w, w, 0); /* in no bag */
+  for (size_t bag = 0; bag < c->bags; ++bag) {
+    size_t s0 = b->form == WG_SEGMENTS_FIXED ? bag * fixed : starts[bag];
+    size_t s1 = b->form == WG_SEGMENTS_FIXED ? s0 + fixed : starts[bag + 1];
+    if (c->max) { /* a bag of no entry the forward counts is a constant: nothing */
+      size_t kept = 0;
+      for (size_t q = s0; q < s1; ++q) {
+        size_t pos = 0;
+        int ok = resolve(b->idx, (wg_index_type)b->itype, q, c->rows, b->mode, b->negative, &pos);
+        kept += !(c->padded && ok == 1 && pos == c->padn);
+      }
+      for (size_t q = bag * dim; kept && q < (bag + 1) * dim; ++q) {
+        int32_t v;
+        memcpy(&v, mi + q * 4, 4);
+        if (v < 0) continue;
+        size_t o = (size_t)v * dim + q % dim;
+        if (f64) put_bits(want + o * 8, 8, from_double(bag_get(vt, want, o) + bag_get(vt, grad, q)));
+        else put_bits(want + o * 4, 4, from_float('f', (float)bag_get(vt, want, o) + (float)bag_get(vt, grad, q)));
+      }
+      continue;
+    }
+    size_t n = 0;
+    float wsf = 0, w2f = 0;
+    double wsd = 0, w2d = 0;
+    for (size_t q = s0; q < s1; ++q) {
+      size_t pos = 0;
+      int ok = resolve(b->idx, (wg_index_type)b->itype, q, c->rows, b->mode, b->negative, &pos);
+      if (ok < 0) FAIL("reference: a bad index after the scan");
+      if (c->padded && ok && pos == c->padn) continue;
+      ++n;
+      if (c->weighted) {
+        double x = bag_get(vt, wts, q);
+        float xf = (float)x;
+        wsf = wsf + xf, w2f = w2f + xf * xf;
+        wsd = wsd + x, w2d = w2d + x * x;
+      }
+    }
+    float byf = 1;
+    double byd = 1;
+    if (c->reduce == WG_REDUCE_MEAN) byf = c->weighted ? wsf : (float)n, byd = c->weighted ? wsd : (double)n;
+    if (c->reduce == WG_REDUCE_SQRTN)
+      byf = sqrtf(c->weighted ? w2f : (float)n), byd = sqrt(c->weighted ? w2d : (double)n);
+    for (size_t q = s0; q < s1; ++q) {
+      size_t pos = 0;
+      int ok = resolve(b->idx, (wg_index_type)b->itype, q, c->rows, b->mode, b->negative, &pos);
+      if (!ok || (c->padded && pos == c->padn)) continue;
+      double wt = c->weighted ? bag_get(vt, wts, q) : 1;
+      float sf = (float)wt / byf;
+      double sd = wt / byd, dot = 0;
+      for (size_t e = 0; e < dim; ++e) {
+        size_t o = pos * dim + e, g = bag * dim + e;
+        double acc = bag_get(vt, want, o), x = bag_get(vt, grad, g);
+        if (f64) put_bits(want + o * 8, 8, from_double(acc + sd * x));
+        else put_bits(want + o * 4, 4, from_float('f', ref_fmaf(sf, (float)x, (float)acc)));
+        if (want_w) dot += x * bag_get(vt, table, o);
+      }
+      if (want_w) put_bits(want_w + q * w, w, f64 ? from_double(dot) : from_float('f', (float)dot));
+    }
+  }
+}
+
+static int fuzz_bag_backward(reader* r) {
+  bw_call c;
+  memset(&c, 0, sizeof c);
+  bag_call* b = &c.b;
+  uint8_t v = byte(r), s = byte(r), x = byte(r), o = byte(r);
+  c.gdtype = BW_DTYPE[v & 7];
+  c.vt = bw_vt(c.gdtype);
+  c.reduce = BW_REDUCE[v >> 3 & 7];
+  c.max = c.reduce == WG_REDUCE_MAX;
+  int use_pool = v >> 6 & 1, split_all = v >> 7;
+  b->form = BAG_FORM[s & 7];
+  b->how = s >> 5;
+  b->stype = b->how == 7 ? 4 : s >> 3 & 3;
+  b->itype = x & 3;
+  b->mode = x >> 2 & 3; /* 3: invalid */
+  b->negative = (x >> 4 & 3) == 2 ? 7 : (x >> 4 & 3) == 1;
+  int guarded = x >> 6 & 1;
+  b->bad_itype = x >> 7;
+  c.weighted = o & 1;
+  c.padded = o >> 1 & 1;
+  c.mi_given = c.max || (o >> 2 & 1);
+  c.mi_hostile = c.max && (o >> 2 & 1);
+  c.table = o >> 3 & 1;
+  c.accumulate = o >> 4 & 1;
+  int has_broken = o >> 5 & 1;
+  size_t misalign = o >> 6;
+  uint8_t rb = byte(r), ib = byte(r);
+  c.gr = rb >= 0xf8 ? WG_MAX_RANK + 1 : rb >= 0xf0 ? 0 : 1 + rb % 3;
+  b->ir = ib >= 0xf8 ? WG_MAX_RANK + 1 : ib & 0x80 ? ib % 3 : b->form == WG_SEGMENTS_FIXED ? 2 : 1;
+  for (size_t d = 1; d < c.gr; ++d) c.G[d] = decode_dim(byte(r));
+  for (size_t d = 0; d < b->ir; ++d) b->I[d] = decode_dim(byte(r));
+  uint8_t nb = byte(r);
+  size_t nbags = decode_dim(nb);
+  b->num = nb < 0xb0 ? nb % 8 : (int32_t)NUM_TABLE[(nb - 0xb0) % (sizeof NUM_TABLE / sizeof NUM_TABLE[0])];
+  uint8_t wb = byte(r);
+  c.num_weights = wb < 0x80 ? wb % 8 : wb < 0xc0 ? wb % 64
+                  : (int32_t)NW_TABLE[(wb - 0xc0) % (sizeof NW_TABLE / sizeof NW_TABLE[0])];
+  c.rows = c.num_weights > 0 ? (size_t)c.num_weights : 0;
+  uint8_t kb = has_broken ? byte(r) : BW_NONE;
+  c.broken = kb & 15;
+  if (c.padded) { /* mostly in range, either sign; the bounds; int32's extremes */
+    uint8_t pb = byte(r);
+    int64_t rows = (int64_t)c.rows;
+    b->pad = pb == 0xf0 ? (int32_t)rows : pb == 0xf1 ? (int32_t)(-rows - 1) : pb == 0xf2 ? INT32_MAX
+             : pb == 0xf3 ? INT32_MIN : pb >= 0xf4 ? (int8_t)pb : !rows ? 0
+             : pb < 0x80 ? (int32_t)(pb % rows) : (int32_t)(-1 - (pb % rows));
+  }
+  unsigned hostile = byte(r);
+  bw_current = &c;
+
+  /* the segments, when they can be made; the bags; the gradient's rows are the bags */
+  b->n = b->ir <= WG_MAX_RANK ? count(b->I, b->ir) : 0;
+  size_t nominal = b->form == WG_SEGMENTS_BOUNDS ? nbags + (nbags < SIZE_MAX)
+                   : b->form == WG_SEGMENTS_IDS  ? b->n
+                                                 : nbags;
+  static int64_t segv[MAX_INDICES + 2];
+  int made = nominal <= MAX_INDICES && b->form != WG_SEGMENTS_FIXED;
+  b->slen = made ? bag_make_segments(r, b, b->form == WG_SEGMENTS_BOUNDS ? nominal - 1 : nominal, hostile, segv)
+                 : nominal + (b->how == 5 && nominal < SIZE_MAX);
+  c.seg_given = b->form != WG_SEGMENTS_FIXED;
+  c.bags = b->form == WG_SEGMENTS_FIXED ? (b->ir == 2 ? b->I[0] : nbags)
+           : b->form == WG_SEGMENTS_BOUNDS ? b->slen - (b->slen > 0)
+           : b->form == WG_SEGMENTS_IDS ? (size_t)(b->num > 0 ? b->num : 0) : b->slen;
+  b->bags = c.bags;
+  c.G[0] = c.bags;
+  /* the shape broken on purpose: the gradient's first, then the others (made from it) */
+  size_t kp = kb >> 4;
+  if (c.broken == BW_GRAD_SCALAR) c.gr = 0;
+  if (c.broken == BW_GRAD_MORE) c.G[0] += 1;
+  if (c.broken == BW_GRAD_FEWER) c.G[0] -= 1;
+  c.dim = c.gr >= 1 && c.gr <= WG_MAX_RANK ? count(c.G + 1, c.gr - 1) : 0;
+  c.wdtype = c.gdtype, c.wr = b->ir;
+  memcpy(c.W, b->I, sizeof c.W);
+  c.mdtype = WG_DTYPE_I32, c.mr = c.gr;
+  memcpy(c.M, c.G, sizeof c.M);
+  c.tdtype = c.gdtype, c.tr = c.gr;
+  memcpy(c.T, c.G, sizeof c.T);
+  c.T[0] = c.rows;
+  switch (c.broken) {
+    case BW_WEIGHTS_TYPE: c.wdtype = bw_other_float(c.gdtype); break;
+    case BW_WEIGHTS_RANK: c.W[c.wr++] = 1; break;
+    case BW_WEIGHTS_DIM: if (c.wr) c.W[kp % c.wr] += 1; else c.W[c.wr++] = 1; break;
+    case BW_MI_TYPE: c.mdtype = kp & 1 ? WG_DTYPE_I64 : WG_DTYPE_U32; break;
+    case BW_MI_DIM: if (c.mr) c.M[kp % c.mr] += 1; else c.M[c.mr++] = 1; break;
+    case BW_MI_ABSENT: c.mi_given = 0; break;
+    case BW_TABLE_TYPE: c.tdtype = bw_other_float(c.gdtype); break;
+    case BW_TABLE_RANK: if (c.tr) c.tr--; else c.T[c.tr++] = 1; break;
+    case BW_TABLE_ROWS: c.T[0] += 1; break;
+    case BW_TABLE_DIM: if (c.tr) c.T[kp % c.tr] += 1; break;
+    case BW_FIXED_SEGMENTS: if (b->form == WG_SEGMENTS_FIXED) c.seg_given = 1, b->slen = 0; break;
+    default: break;
+  }
+
+  /* the plan first, on a record with no addresses: what the rules refuse; tensors too large to
+   * be may also overflow the workspace's size, and so may a huge table */
+  outcomes plan = {0};
+  bw_plan_rules(&c, &plan);
+  const size_t gw = bw_width(c.gdtype), swidth = INDEX_BYTES[b->stype & 3];
+  size_t ngrad = c.gr <= WG_MAX_RANK ? count(c.G, c.gr) : SIZE_MAX;
+  /* (the rows' counting sort takes num_weights + 1 words whatever the rows' length: in wasm32, a
+   * table of 2^30 rows or more overflows the workspace, its rows empty too) */
+  int may_overflow = mul_or_max(ngrad, gw) > SIZE_MAX / 64 || mul_or_max(b->n, 64) == SIZE_MAX ||
+                     mul_or_max(c.bags, 64) == SIZE_MAX || (!c.max && c.rows >= SIZE_MAX / 2 / sizeof(size_t));
+  wg_call rec;
+  bw_ptrs none = {0};
+  wg_status st = bw_record(&c, &rec, &none);
+  if (st == WG_OK) st = wg_call_shape(&rec);
+  if (st == WG_ERR_SIZE_OVERFLOW && may_overflow) {
+    return 0; /* a size that cannot be in memory */
+  } else if (plan.n) {
+    check_outcome(&plan, st, &rec.err);
+  } else if (st != WG_OK) {
+    FAIL("shape query: status %d, the rules accept", st);
+  }
+  /* the output [num_weights, ...the gradient's row]; the weights' gradient the indices' shape */
+  size_t O[RANKS], orank = c.gr ? c.gr : 1;
+  O[0] = c.rows;
+  for (size_t d = 1; d < c.gr && d < RANKS; ++d) O[d] = c.G[d];
+  if (st == WG_OK) {
+    const wg_tensor* out_t = &rec.tensors[WG_TENSOR_out];
+    const wg_tensor* ow = &rec.tensors[WG_TENSOR_out_weights];
+    if (out_t->rank != c.gr || memcmp(out_t->shape, O, c.gr * sizeof(size_t)) != 0) FAIL("the output's shape");
+    if (ow->dtype != (c.table ? c.gdtype : WG_DTYPE_NONE) || ow->rank != (c.table ? b->ir : 0) ||
+        memcmp(ow->shape, b->I, ow->rank * sizeof(size_t)) != 0)
+      FAIL("the weights' gradient's shape or type");
+  }
+  size_t workspace = st == WG_OK ? rec.tensors[WG_TENSOR_workspace].shape[0] : 0;
+
+  /* sizes: too large, or too slow, and the shape query was all */
+  size_t nout = orank <= WG_MAX_RANK ? count(O, orank) : SIZE_MAX;
+  int out_over = nout == SIZE_MAX || (nout && gw > SIZE_MAX / nout);
+  size_t ww = bw_width(c.wdtype), mw = c.mdtype == WG_DTYPE_I64 ? 8 : 4, tw = bw_width(c.tdtype);
+  size_t nw = c.weighted && c.wr <= WG_MAX_RANK ? count(c.W, c.wr) : 0;
+  size_t nmi = c.mi_given && c.mr <= WG_MAX_RANK ? count(c.M, c.mr) : 0;
+  size_t ntab = c.table && c.tr <= WG_MAX_RANK ? count(c.T, c.tr) : 0;
+  size_t grad_bytes = mul_or_max(ngrad, gw), seg_bytes = c.seg_given ? mul_or_max(b->slen, swidth) : 0;
+  size_t out_bytes = out_over ? 0 : nout * gw;
+  size_t work = mul_or_max(b->n + c.bags, c.dim + 1);
+  if (c.gr > WG_MAX_RANK || b->ir > WG_MAX_RANK || c.wr > WG_MAX_RANK || c.mr > WG_MAX_RANK || c.tr > WG_MAX_RANK ||
+      (b->form != WG_SEGMENTS_FIXED && !made) || grad_bytes > MAX_DATA_BYTES || b->n > MAX_INDICES ||
+      seg_bytes > MAX_DATA_BYTES || mul_or_max(nw, ww) > MAX_DATA_BYTES || mul_or_max(nmi, mw) > MAX_DATA_BYTES ||
+      mul_or_max(ntab, tw) > MAX_DATA_BYTES || out_bytes > MAX_OUT_BYTES || workspace > MAX_WORKSPACE ||
+      work > MAX_BAG_WORK) {
+    return 0;
+  }
+
+  /* tensors of their exact sizes (or guarded), each aligned to its element */
+  buf grad, idx, seg, wts, mi, table, out, out_w, ws;
+  b->nidx = b->n;
+  buf_new(&grad, grad_bytes, guarded, misalign * gw);
+  buf_new(&idx, b->n * INDEX_BYTES[b->itype], guarded, 0);
+  buf_new(&seg, seg_bytes, guarded, (misalign & 1) * swidth);
+  buf_new(&wts, nw * ww, guarded, (misalign ^ 1) * ww);
+  buf_new(&mi, nmi * mw, guarded, (misalign ^ 2) * mw);
+  buf_new(&table, ntab * tw, guarded, (misalign ^ 3) * tw);
+  buf_new(&out, out_bytes, guarded, (misalign ^ 1) * gw);
+  buf_new(&out_w, c.table ? b->n * gw : 0, guarded, misalign * gw);
+  buf_new(&ws, workspace, guarded, (misalign & 1) * 16);
+  for (size_t p = 0; p < b->n; ++p) put_index(idx.p, b->itype, p, decode_index(r, c.rows, hostile));
+  for (size_t p = 0; seg_bytes && p < b->slen; ++p) put_index(seg.p, b->stype, p, (uint64_t)segv[p]);
+  for (size_t p = 0; p < nw; ++p) put_bits(wts.p + p * ww, ww, bag_value(r, bw_vt(c.wdtype)));
+  for (size_t p = 0; p < nmi; ++p) {
+    uint64_t m = (uint64_t)bw_max_index(r, c.rows, c.mi_hostile);
+    put_bits(mi.p + p * mw, mw, m);
+  }
+  for (size_t p = 0; p < ngrad; ++p) put_bits(grad.p + p * gw, gw, bag_value(r, c.vt));
+  if (c.accumulate) {
+    for (size_t p = 0; p < out_bytes / gw; ++p) put_bits(out.p + p * gw, gw, bag_value(r, c.vt));
+  } else {
+    memset(out.p, 0xA5, out_bytes);
+  }
+  for (size_t p = 0; p < ntab; ++p) put_bits(table.p + p * tw, tw, bag_value(r, bw_vt(c.tdtype)));
+  memset(out_w.p, 0xA5, out_w.bytes);
+  b->idx = idx.p;
+  b->seg = seg.p;
+  uint8_t* copies[7] = {snapshot(grad.p, grad.bytes), snapshot(idx.p, idx.bytes), snapshot(seg.p, seg.bytes),
+                        snapshot(wts.p, wts.bytes),   snapshot(mi.p, mi.bytes),   snapshot(table.p, table.bytes),
+                        snapshot(out.p, out.bytes)};
+
+  /* the run: planned by its shape query (as the binding runs it), or a refused call run without one */
+  wg_pool* pool = use_pool ? fuzz_pool_split(split_all) : NULL;
+  if (getenv("WG_FUZZ_DESCRIBE")) bw_describe();
+  bw_ptrs ptrs = {grad.p, idx.p, seg.p, wts.p, mi.p, table.p, out.p, out_w.p, ws.p};
+  st = bw_record(&c, &rec, &ptrs);
+  if (st == WG_OK && !plan.n) st = wg_call_shape(&rec);
+  if (st == WG_OK) st = wg_call_run(pool, &rec);
+  wg_error_info err = rec.err;
+
+  /* what it must have done: refused what the plan refuses; then an output too large, invalid
+   * policies, broken segments, max indices that are not -1 or a row, and the first bad index
+   * (every one, in a bag or not: the runner's scan), each before any stage: nothing written */
+  outcomes want = plan;
+  size_t* starts = malloc((want.n || b->form == WG_SEGMENTS_FIXED ? 1 : c.bags + 2) * sizeof *starts);
+  if (!starts) abort();
+  if (!want.n && out_over) allow(&want, WG_ERR_SIZE_OVERFLOW, 1, WG_ARG_OUT, -1, -1, -1, -1);
+  if (!want.n && (b->bad_itype || b->mode == 3 || b->negative == 7))
+    allow(&want, WG_ERR_INVALID_ARGUMENT, 1, WG_ARG_NONE, -1, -1, -1, -1);
+  if (!want.n) {
+    wg_error_info e;
+    if (seg_first_broken(b, starts, &e)) allow(&want, WG_ERR_SEGMENTS, 1, e.arg, e.dim, e.value, e.limit, e.position);
+  }
+  for (size_t q = 0; !want.n && c.max && q < c.bags * c.dim; ++q) {
+    int32_t m;
+    memcpy(&m, mi.p + q * 4, 4);
+    if (m < -1 || (m >= 0 && (size_t)m >= c.rows))
+      allow(&want, WG_ERR_MAX_INDICES, 1, WG_ARG_MAX_INDICES, 0, m, (int64_t)c.rows, (int64_t)q);
+  }
+  for (size_t p = 0; !want.n && b->mode == WG_OOB_ERROR && p < b->n; ++p) {
+    size_t pos;
+    if (resolve(idx.p, (wg_index_type)b->itype, p, c.rows, WG_OOB_ERROR, b->negative, &pos) < 0) {
+      uint64_t mag;
+      int neg;
+      int64_t bits;
+      load(idx.p, (wg_index_type)b->itype, p, &mag, &neg, &bits);
+      allow(&want, WG_ERR_INDEX_OUT_OF_RANGE, 1, WG_ARG_INDICES, 0, bits, (int64_t)c.rows, (int64_t)p);
+    }
+  }
+  if (want.n) {
+    check_outcome(&want, st, &err);
+    if (memcmp(out.p, copies[6], out.bytes) != 0) FAIL("a refused call (status %d) wrote its output", st);
+    for (size_t i = 0; i < out_w.bytes; ++i)
+      if (out_w.p[i] != 0xA5) FAIL("a refused call (status %d) wrote the weights' gradient", st);
+  } else if (st != WG_OK) {
+    FAIL("status %d (arg %lld dim %lld value %lld limit %lld position %lld), the reference accepts", st,
+         (long long)err.arg, (long long)err.dim, (long long)err.value, (long long)err.limit, (long long)err.position);
+  } else {
+    uint8_t* expect = malloc(out_bytes + 1);
+    uint8_t* expect_w = c.table ? malloc(out_w.bytes + 1) : NULL;
+    if (!expect || (c.table && !expect_w)) abort();
+    if (c.accumulate) memcpy(expect, copies[6], out_bytes);
+    else memset(expect, 0, out_bytes);
+    bw_reference(&c, starts, grad.p, wts.p, mi.p, table.p, expect, expect_w);
+    for (size_t q = 0; q < nout; ++q) {
+      if (!bag_same(c.vt, out.p, expect, q))
+        FAIL("output element %zu of %zu is 0x%llx, reference 0x%llx", q, nout,
+             (unsigned long long)get_bits(out.p + q * gw, gw), (unsigned long long)get_bits(expect + q * gw, gw));
+    }
+    for (size_t q = 0; c.table && q < b->n; ++q) {
+      if (!bag_same(c.vt, out_w.p, expect_w, q))
+        FAIL("weights' gradient %zu of %zu is 0x%llx, reference 0x%llx", q, b->n,
+             (unsigned long long)get_bits(out_w.p + q * gw, gw), (unsigned long long)get_bits(expect_w + q * gw, gw));
+    }
+    free(expect);
+    free(expect_w);
+  }
+  const buf* inputs[6] = {&grad, &idx, &seg, &wts, &mi, &table};
+  static const char* const names[6] = {"gradient", "indices", "segments", "weights", "max indices", "table"};
+  for (int k = 0; k < 6; ++k) {
+    if (memcmp(inputs[k]->p, copies[k], inputs[k]->bytes) != 0) FAIL("%s changed", names[k]);
+  }
+  for (int k = 0; k < 7; ++k) free(copies[k]);
+  buf_check_free(&grad, "gradient");
+  buf_check_free(&idx, "indices");
+  buf_check_free(&seg, "segments");
+  buf_check_free(&wts, "weights");
+  buf_check_free(&mi, "max indices");
+  buf_check_free(&table, "table");
+  buf_check_free(&out, "output");
+  buf_check_free(&out_w, "weights' gradient");
+  buf_check_free(&ws, "workspace");
+  free(starts);
+  bw_current = NULL;
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   reader r = {bytes, size, 0x9E3779B97F4A7C15ull ^ size};
   for (size_t i = 0; i < size && i < 64; ++i) r.rng = (r.rng ^ bytes[i]) * 0x100000001B3ull;
@@ -2398,6 +2975,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   if (FUZZ_OP == OP_gather_block_quantized) return fuzz_gather_block_quantized(&r);
   if (IS_SCATTER) return fuzz_scatter(&r);
   if (IS_BAG) return fuzz_bag(&r);
+  if (SC_IS(embedding_bag_backward)) return fuzz_bag_backward(&r);
 
   /* header */
   uint8_t f = byte(&r), g = byte(&r);

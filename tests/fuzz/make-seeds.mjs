@@ -147,6 +147,47 @@ function bag({ seg = false, vt = 'f32', reduce = 'sum', pool = 0, split = 0, for
 }
 const seg = (o) => bag({ ...o, seg: true });
 const f32s = (...xs) => xs.map((k) => [any, special(k)]); // decode_value's edges (FLOATS in fuzz_ops.c)
+// embedding_bag_backward has a layout of its own (fuzz_ops.c, fuzz_bag_backward):
+// byte v: gradient type (0 f32, 1 f64; 4 f16, 5 bf16, 6 i32, 7 (99) refused) | reduce << 3 (0 sum,
+// 1 mean, 2 max, 3 sqrtn; 6 min, 7 INT32_MIN refused) | 0x40 pool | 0x80 split;
+// byte s: as the bags' (form, segments' index type, how; how 7: float32 segments);
+// byte x: as the bags' (0x80: float32 indices);
+// byte o: 1 weights | 2 padding | 4 max indices (without max: given anyway; with max: any values) |
+// 8 the weights' gradient (the table given) | 0x10 accumulate | 0x20 a broken shape | misalign << 6;
+// gradient rank (GRANK), index rank (0: the form's; 0x80 + r: r), the gradient's row dims (its
+// first is the bags'), index dims, the bags (a dim; ids: num_segments, NUM_IDS), num_weights
+// (NUMW), the broken shape (BW_BROKEN | dim << 4), padding (PAD, against num_weights), hostile,
+// segments, indices, weights, max indices ([m + 1]: -1 or a row m; [0xe0 + k]: one out of range,
+// with 4 and max), the gradient's values, out's (accumulate), the table's.
+const GRANK = (r) => (r === 0 ? 0xf0 : r > 16 ? 0xf8 : r - 1);
+const NUMW_TABLE = [0, 1, 7, 16, 64, 257, 4097, 65536, 2 ** 20, 2 ** 31 - 2, 2 ** 31 - 1, -1, -(2 ** 31), -2];
+const numw = (n) => {
+  if (n >= 0 && n < 64) return n < 8 ? n : 0x80 + n;
+  if (!NUMW_TABLE.includes(n)) throw new Error(`num_weights ${n} is not in fuzz_ops.c's NW_TABLE`);
+  return 0xc0 + NUMW_TABLE.indexOf(n);
+};
+const BW_BROKEN = { gradScalar: 0, gradMore: 1, gradFewer: 2, weightsType: 3, weightsRank: 4, weightsDim: 5, maxIndicesType: 6,
+  maxIndicesDim: 7, maxIndicesAbsent: 8, tableType: 9, tableRank: 10, tableRows: 11, tableDim: 12, fixedSegments: 13 };
+const BW_VT = { f32: 0, f64: 1, f16: 4, bf16: 5, i32: 6, invalid: 7 };
+const BW_RED = { sum: 0, mean: 1, max: 2, sqrtn: 3, min: 6, int32min: 7 };
+const raw64 = (hi, lo) => [0x70, hi >>> 24, hi >>> 16 & 255, hi >>> 8 & 255, hi & 255, lo >>> 24, lo >>> 16 & 255, lo >>> 8 & 255, lo & 255];
+const mis = (m) => m + 1; // a max index byte for row m (-1: 0)
+function bwd({ vt = 'f32', reduce = 'sum', pool = 0, split = 0, form, stype = 0, how = 'valid', itype = 0, mode = 0, negative = 0,
+  guard = 0, badItype = 0, weights = 0, padding, maxAny = 0, maxGiven = 0, table = 0, accumulate = 0, broken, brokenDim = 0,
+  misalign = 0, grank, irank, G = [], I = [], count = 0, ids, numWeights = 0, hostile = 0, segs = [], idx = [], wts = [], mi = [],
+  grad = [], out = [], tab = [] }) {
+  const v = BW_VT[vt] | BW_RED[reduce] << 3 | pool << 6 | split << 7;
+  const s = BAG_FORM[form] | stype << 3 | HOW[how] << 5;
+  const x = itype | mode << 2 | negative << 4 | guard << 6 | badItype << 7;
+  const o = weights | (padding !== undefined) << 1 | (maxAny | maxGiven) << 2 | table << 3 | accumulate << 4
+    | (broken !== undefined) << 5 | misalign << 6;
+  const second = irank === undefined ? 0 : irank > 16 ? 0xf8 : 0x80 + irank;
+  return Uint8Array.from([v, s, x, o, GRANK(grank ?? G.length + 1), second, ...G.map(dim), ...I.map(dim),
+    ids !== undefined ? numIds(ids) : dim(count), numw(numWeights),
+    ...(broken !== undefined ? [BW_BROKEN[broken] | brokenDim << 4] : []), ...(padding !== undefined ? [PAD[padding] ?? padding] : []),
+    hostile, ...segs.flat(), ...idx.flat(), ...wts.flat(), ...mi.flat(), ...grad.flat(), ...out.flat(), ...tab.flat()]);
+}
+const rows = (n, k) => Array.from({ length: n }, (_, i) => [0, (i * 3) % k]);
 // perturbation bytes: k << 3 | 0 one more dim, 1 one fewer, 2 dim k + 1, 3 dim k - 1, 4 dim k = 0,
 // 6 (zero points of uint8) the scales' unpacked shape, 7 dim k doubled
 const SEEDS = {
@@ -349,6 +390,92 @@ const SEEDS = {
     'quant-bad-block': bag({ quant: { block: 24 }, form: 'fixed', P: [4, 16], I: [1, 1] }),
     'quant-float-table-with-scales': bag({ quant: { qt: 'invalid' }, form: 'fixed', P: [4, 16], I: [1, 1] }),
     'quant-f64-scales': bag({ quant: { st: 'invalid' }, form: 'fixed', P: [4, 16], I: [1, 1] }),
+  },
+  embedding_bag_backward: {
+    'fixed-sum-f32': bwd({ form: 'fixed', G: [3], I: [4, 2], numWeights: 5, idx: rows(8, 5) }),
+    'offsets-mean-weights-padding-f32': bwd({ form: 'offsets', reduce: 'mean', weights: 1, padding: 2, G: [4], I: [9], count: 3, numWeights: 6, segs: [step(3), step(4)], idx: rows(9, 6), wts: Array(9).fill(mantissa) }),
+    'bounds-past-the-last-sqrtn-f64': bwd({ vt: 'f64', reduce: 'sqrtn', form: 'bounds', G: [2], I: [9], count: 3, numWeights: 4, segs: [step(2), step(3), 0xc0, step(1)], idx: rows(9, 4) }),
+    'bounds-weighted-sqrtn-f32-i64': bwd({ reduce: 'sqrtn', weights: 1, form: 'bounds', stype: 2, itype: 2, G: [5], I: [13], count: 4, numWeights: 7, segs: [step(3), step(0), step(4), 0xc0, step(1)], wts: Array(13).fill(mantissa) }),
+    'ids-empty-segments-mean-f32': bwd({ reduce: 'mean', form: 'ids', G: [3], I: [8], ids: 5, numWeights: 4, segs: [step(0), step(0), step(2), step(0), step(0), step(1), step(0), step(1)], idx: rows(8, 4) }),
+    'ids-weighted-mean-f64-padding': bwd({ vt: 'f64', reduce: 'mean', weights: 1, padding: 0x80, form: 'ids', stype: 3, G: [2], I: [7], ids: 3, numWeights: 3, segs: [step(0), step(1), step(0), step(0), step(1), step(0), step(0)], idx: rows(7, 3) }),
+    'max-f32-fixed': bwd({ reduce: 'max', form: 'fixed', G: [3], I: [2, 3], numWeights: 4, idx: rows(6, 4), mi: [mis(0), mis(3), 0, mis(2), mis(2), mis(1)] }),
+    'max-f64-ids-pool-split': bwd({ vt: 'f64', reduce: 'max', pool: 1, split: 1, form: 'ids', G: [33], I: [1000], ids: 64, numWeights: 257 }),
+    'max-pipeline-pool-split-accumulate': bwd({ reduce: 'max', pool: 1, split: 1, accumulate: 1, form: 'fixed', G: [8], I: [300, 2], numWeights: 7 }),
+    'max-indices-out-of-range': bwd({ reduce: 'max', maxAny: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3, idx: rows(4, 3), mi: [mis(0), mis(1), 0xe0, mis(2)] }),
+    'max-indices-below-minus-one': bwd({ reduce: 'max', maxAny: 1, form: 'offsets', G: [2], I: [4], count: 2, numWeights: 3, segs: [step(2)], idx: rows(4, 3), mi: [mis(0), 0xe1, 0xe2, mis(2)] }),
+    'max-indices-wrong-shape': bwd({ reduce: 'max', broken: 'maxIndicesDim', brokenDim: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'max-indices-int64': bwd({ reduce: 'max', broken: 'maxIndicesType', brokenDim: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'max-indices-absent': bwd({ reduce: 'max', broken: 'maxIndicesAbsent', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'max-indices-without-max': bwd({ maxGiven: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'max-with-weights': bwd({ reduce: 'max', weights: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'max-with-table': bwd({ reduce: 'max', table: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'weights-grad-f32-offsets': bwd({ weights: 1, table: 1, form: 'offsets', G: [5], I: [7], count: 2, numWeights: 4, segs: [step(3)], idx: rows(7, 4), wts: Array(7).fill(mantissa) }),
+    'weights-grad-f64-zero-mode-padding-bounds': bwd({ vt: 'f64', weights: 1, table: 1, mode: 1, hostile: 128, padding: 1, form: 'bounds', G: [3, 2], I: [9], count: 2, numWeights: 5, segs: [step(3), 0xc0, step(4)] }),
+    'weights-grad-without-weights': bwd({ table: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'weights-grad-mean-refused': bwd({ reduce: 'mean', weights: 1, table: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'table-rows-off-by-one': bwd({ weights: 1, table: 1, broken: 'tableRows', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'table-type': bwd({ weights: 1, table: 1, broken: 'tableType', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'table-rank': bwd({ vt: 'f64', weights: 1, table: 1, broken: 'tableRank', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'table-dim': bwd({ weights: 1, table: 1, broken: 'tableDim', brokenDim: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'weights-type': bwd({ weights: 1, broken: 'weightsType', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'weights-rank': bwd({ weights: 1, broken: 'weightsRank', form: 'offsets', G: [2], I: [4], count: 1, numWeights: 3 }),
+    'weights-dim': bwd({ weights: 1, broken: 'weightsDim', brokenDim: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    // float32: a fused multiply-add: (1 + 2^-15)(1 - 2^-15) + 2^24 + 2 = 2^24 + 3 - 2^-30 is 2^24 + 2
+    // (unfused: 2^24 + 4); (1 + 2^-15)^2 + 2^24 + 2 is 2^24 + 4
+    'fma-midpoint-accumulate-f32': bwd({ weights: 1, accumulate: 1, form: 'fixed', G: [2], I: [1, 1], numWeights: 1, idx: [[0, 0]], wts: [raw32(0x3f800100)], grad: [raw32(0x3f7ffe00), raw32(0x3f800100)], out: [raw32(0x4b800001), raw32(0x4b800001)] }),
+    // subnormal results: 2^-126 times 0.5, 0.75 + 2^-24 and -1, added to subnormals and 2^-126
+    'fma-subnormal-accumulate-f32': bwd({ weights: 1, accumulate: 1, form: 'fixed', G: [3], I: [1, 1], numWeights: 1, idx: [[0, 0]], wts: [raw32(0x00800000)], grad: [raw32(0x3f000000), raw32(0x3f400001), raw32(0xbf800000)], out: [raw32(0x00000001), raw32(0x80000003), raw32(0x00800000)] }),
+    // float64: the product rounded, then added: (1 + 2^-30)(1 - 2^-30) is 1, and 2^53 + 2 + 1 a tie, to 2^53 + 4
+    'f64-product-then-add': bwd({ vt: 'f64', weights: 1, accumulate: 1, form: 'fixed', G: [1], I: [1, 1], numWeights: 1, idx: [[0, 0]], wts: [raw64(0x3ff00000, 0x00400000)], grad: [raw64(0x3fefffff, 0xff800000)], out: [raw64(0x43400000, 0x00000001)] }),
+    'weighted-mean-zero-sum': bwd({ reduce: 'mean', weights: 1, form: 'fixed', G: [2], I: [1, 2], numWeights: 2, idx: [[0, 0], [0, 1]], wts: [small(1), small(-1)], grad: [small(2), small(0)] }),
+    'nan-and-infinities-sqrtn-f32': bwd({ reduce: 'sqrtn', weights: 1, accumulate: 1, form: 'fixed', G: [4], I: [2, 2], numWeights: 2, idx: rows(4, 2), wts: f32s(2, 7, 0, 1), grad: f32s(4, 6, 2, 3, 7, 0, 1, 5), out: f32s(6, 1, 0, 5, 2, 3, 4, 7) }),
+    'accumulate-bad-index-in-place': bwd({ accumulate: 1, hostile: 255, weights: 1, form: 'offsets', G: [3], I: [5], count: 2, numWeights: 4, segs: [step(2)], idx: [[0, 1], [0, 2], [0, 3], [0, 0], [0x80]] }),
+    'bad-index-past-the-last-bound': bwd({ form: 'bounds', hostile: 255, G: [2], I: [5], count: 1, numWeights: 4, segs: [0xc0, step(3)], idx: [[0, 1], [0, 2], [0, 3], [0, 0], [0x84]] }),
+    'zero-mode-hostile-u64': bwd({ mode: 1, itype: 3, hostile: 128, weights: 1, form: 'offsets', G: [4], I: [16], count: 4, numWeights: 5 }),
+    'clamp-negative-error-i64-mean': bwd({ reduce: 'mean', mode: 2, negative: 1, itype: 2, hostile: 128, weights: 1, form: 'fixed', G: [3], I: [4, 3], numWeights: 5 }),
+    'num-weights-0-zero-mode': bwd({ mode: 1, weights: 1, table: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 0 }),
+    'num-weights-0-error': bwd({ form: 'fixed', G: [2], I: [2, 2], numWeights: 0, idx: rows(4, 1) }),
+    'num-weights-int32-max-empty-rows': bwd({ form: 'offsets', padding: 0x80, G: [0], I: [6], count: 2, numWeights: 2 ** 31 - 1, hostile: 64, segs: [step(3)] }),
+    'num-weights-negative': bwd({ form: 'fixed', G: [2], I: [2, 2], numWeights: -1 }),
+    'num-weights-int32-min': bwd({ form: 'fixed', G: [2], I: [2, 2], numWeights: -(2 ** 31) }),
+    'grad-rows-more': bwd({ broken: 'gradMore', form: 'offsets', G: [2], I: [4], count: 2, numWeights: 3, segs: [step(1)] }),
+    'grad-rows-fewer-ids': bwd({ broken: 'gradFewer', form: 'ids', G: [2], I: [4], ids: 3, numWeights: 3 }),
+    'grad-scalar': bwd({ broken: 'gradScalar', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'grad-rank-0-byte': bwd({ grank: 0, form: 'fixed', I: [2, 2], numWeights: 3 }),
+    'grad-f16-refused': bwd({ vt: 'f16', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'grad-bf16-refused': bwd({ vt: 'bf16', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'grad-i32-refused': bwd({ vt: 'i32', weights: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'grad-invalid-dtype': bwd({ vt: 'invalid', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'padding-past-rows': bwd({ padding: 'rows', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'padding-below-rows': bwd({ padding: 'belowRows', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'padding-int32-max': bwd({ padding: 'int32max', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'padding-from-the-end-mean': bwd({ reduce: 'mean', padding: 0x80, form: 'fixed', G: [2], I: [3, 2], numWeights: 3, idx: [[0, 2], [0, 2], [0, 1], [0, 2], [1, 1], [0, 0]] }),
+    'offsets-decreasing': bwd({ form: 'offsets', how: 'broken', G: [2], I: [5], count: 3, numWeights: 3, segs: [step(2), step(1), broken(2, 'decreasing')] }),
+    'offsets-past-end-truncated': bwd({ form: 'offsets', how: 'broken', G: [2], I: [5], count: 3, numWeights: 3, segs: [step(2), step(1), broken(1, 'pastBy2e32')] }),
+    'bounds-none': bwd({ form: 'bounds', how: 'count', G: [2], I: [5], count: 0, numWeights: 3, segs: [0] }),
+    'ids-count': bwd({ form: 'ids', how: 'count', G: [2], I: [5], ids: 3, numWeights: 3, segs: [step(0), step(1), step(0), step(1), step(0), 1] }),
+    'ids-past-num': bwd({ form: 'ids', how: 'broken', G: [2], I: [5], ids: 3, numWeights: 3, segs: [step(0), step(1), step(0), step(1), step(0), broken(4, 'pastEnd')] }),
+    'ids-num-negative': bwd({ form: 'ids', G: [2], I: [0], ids: -1, numWeights: 3 }),
+    'ids-num-2e30-empty-rows': bwd({ form: 'ids', G: [0], I: [3], ids: 2 ** 30, numWeights: 5, idx: rows(3, 5) }),
+    'segments-any': bwd({ form: 'offsets', how: 'any', itype: 2, stype: 2, G: [2], I: [9], count: 5, numWeights: 5, hostile: 96 }),
+    'segments-float32': bwd({ form: 'offsets', how: 'badType', G: [2], I: [5], count: 2, numWeights: 3 }),
+    'fixed-with-segments': bwd({ broken: 'fixedSegments', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'fixed-with-1d-indices': bwd({ form: 'fixed', irank: 1, G: [2], I: [4], numWeights: 3 }),
+    'lengths-refused': bwd({ form: 'lengths', G: [2], I: [5], count: 2, numWeights: 3 }),
+    'invalid-form': bwd({ form: 'invalid', G: [2], I: [5], count: 2, numWeights: 3 }),
+    'invalid-reduce': bwd({ reduce: 'int32min', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'min-refused': bwd({ reduce: 'min', form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'invalid-mode': bwd({ mode: 3, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'invalid-index-type': bwd({ badItype: 1, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    'invalid-negative-policy': bwd({ negative: 2, form: 'fixed', G: [2], I: [2, 2], numWeights: 3 }),
+    // over the pool: many entries, their rows in tiles; one row that every entry adds into
+    'pool-split-sorted-wide-mean-f32': bwd({ reduce: 'mean', weights: 1, pool: 1, split: 1, form: 'offsets', G: [32], I: [4096], count: 64, numWeights: 257 }),
+    'pool-split-sorted-f64-accumulate-weights-grad': bwd({ vt: 'f64', weights: 1, table: 1, accumulate: 1, pool: 1, split: 1, form: 'bounds', G: [16], I: [2047], count: 33, numWeights: 64 }),
+    'pool-split-one-row': bwd({ weights: 1, pool: 1, split: 1, form: 'fixed', G: [4], I: [2047, 2], numWeights: 1 }),
+    'guarded-misaligned-i64-weights-grad': bwd({ guard: 1, misalign: 3, itype: 2, stype: 2, weights: 1, table: 1, form: 'bounds', G: [3], I: [8], count: 3, numWeights: 6 }),
+    'output-overflow': bwd({ form: 'fixed', G: ['SMAX'], I: [0, 2], numWeights: 4 }),
+    'huge-bags-of-nothing': bwd({ form: 'fixed', G: [0], I: ['SMAX', 0], numWeights: 3 }),
+    'rank-17': bwd({ grank: 17, form: 'fixed', G: Array(16).fill(1), I: [1, 1], numWeights: 1 }),
   },
   segment_reduce: {
     'lengths-sum-f32': seg({ form: 'lengths', P: [6, 3], count: 3, segs: [step(2), step(0)] }),

@@ -14,6 +14,11 @@
  *   every loop of a kernel (src/scatter_kernels.c: not the hardware's pick by operand order);
  * - float16 and bfloat16 are computed in float32 and rounded to nearest even after each update,
  *   so that updates applied one at a time differ from a float32 sum rounded once.
+ * - the bag backward's scaled add (apply_scaled, float32 and float64 add): float32 s * x + acc
+ *   rounded once, against libm's fmaf, at midpoints, subnormals and overflow, each case at every
+ *   place of rows around the kernel's blocks of 64 among random values; float64 the product
+ *   rounded, then added; NaNs by the rule of add, then the scale's; the items' order, source map
+ *   and skipped items.
  * Each row runs with guard elements on both sides: nothing is written outside it. Natively this
  * is the scalar code; the wasm build runs the same C through the fuzz harness
  * (tests/asan-wasm/fuzz.mjs). */
@@ -521,6 +526,223 @@ static void check_divide(void) {
   }
 }
 
+/* ---- the bag backward's scaled add (apply_scaled: add's, float32 and float64 only) ----
+ * Each item's row times its scale scales[q], added to its destination row (src/scatter_kernels.h):
+ * float32 rounded once, s * x + acc as a fused multiply-add, against libm's fmaf (correctly
+ * rounded: https://en.cppreference.com/w/c/numeric/math/fma); float64 the product rounded, then
+ * the sum (acc + s * x with -ffp-contract=off). A NaN result is the NaN in place, else the
+ * update's, else the scale's, quieted (src/scatter_kernels.c); one made of numbers (inf * 0,
+ * inf - inf) is any NaN. */
+static uint64_t krng = 0x2545f4914f6cdd1dull;
+static uint64_t knext(void) { /* xorshift64 */
+  krng ^= krng << 13, krng ^= krng >> 7, krng ^= krng << 17;
+  return krng;
+}
+
+static uint64_t scaled_want(int dtype, uint64_t s, uint64_t x, uint64_t acc) {
+  if (dtype == WG_DTYPE_F32) {
+    float fs = float_of((uint32_t)s), fx = float_of((uint32_t)x), fa = float_of((uint32_t)acc);
+    float f = fmaf(fs, fx, fa);
+    return f == f ? bits_of(f) : fa != fa ? acc | 0x00400000u : fx != fx ? x | 0x00400000u : fs != fs ? s | 0x00400000u : ANY_NAN;
+  }
+  double ds, dx, da, f;
+  memcpy(&ds, &s, 8), memcpy(&dx, &x, 8), memcpy(&da, &acc, 8);
+  f = da + ds * dx;
+  uint64_t q = 0x0008000000000000ull, fb;
+  memcpy(&fb, &f, 8);
+  return f == f ? fb : da != da ? acc | q : dx != dx ? x | q : ds != ds ? s | q : ANY_NAN;
+}
+
+typedef struct scase {
+  int dtype;
+  uint64_t s, x, acc, want; /* bits; want ANY_NAN: any NaN */
+  const char* why;
+} scase;
+
+static const scase SCALED[] = {
+    /* float32 midpoints: up = 1 + 2^-15, down = 1 - 2^-15; the float64 sum of the exact product
+     * and 2^24 + 2 lands on the midpoint 2^24 + 3 (test_fma32.c) */
+    {WG_DTYPE_F32, 0x3f800100, 0x3f7ffe00, 0x4b800001, 0x4b800001, "up * down + 2^24 + 2 = 2^24 + 3 - 2^-30: below the midpoint (unfused: 2^24 + 4)"},
+    {WG_DTYPE_F32, 0x3f800100, 0x3f800100, 0x4b800001, 0x4b800002, "up * up + 2^24 + 2: above the midpoint, 2^24 + 4"},
+    {WG_DTYPE_F32, 0x3f800000, 0x3f800000, 0x4b800001, 0x4b800002, "1 * 1 + 2^24 + 2 = 2^24 + 3: on it, to even (2^24 + 4)"},
+    {WG_DTYPE_F32, 0xbf800100, 0x3f7ffe00, 0xcb800001, 0xcb800001, "-up * down - 2^24 - 2: below it, negative"},
+    {WG_DTYPE_F32, 0x3f800100, 0x3f7ffe00, 0x4b800000, 0x4b800000, "up * down + 2^24 = 2^24 + 1 - 2^-30: below 2^24 + 1, 2^24"},
+    /* subnormals: the products 2^-75 (1 + 2^-23) * 2^-75 (1 -+ 2^-23) = 2^-150 (1 - 2^-46), and plus
+     * 513 * 2^-149: just below the midpoint 513.5 * 2^-149, and above it */
+    {WG_DTYPE_F32, 0x1a000001, 0x19fffffe, 0x00000201, 0x00000201, "2^-150 (1 - 2^-46) + 513 * 2^-149: below the subnormal midpoint"},
+    {WG_DTYPE_F32, 0x1a000001, 0x1a000001, 0x00000201, 0x00000202, "2^-150 (1 + 2^-22 + 2^-46) + 513 * 2^-149: above it"},
+    {WG_DTYPE_F32, 0x00800000, 0x3f000000, 0x00000000, 0x00400000, "2^-126 * 0.5 = 2^-127, a subnormal"},
+    {WG_DTYPE_F32, 0x00800000, 0xbf800000, 0x00800000, 0x00000000, "2^-126 * -1 + 2^-126 = +0"},
+    {WG_DTYPE_F32, 0x00000001, 0x3f000000, 0x00000000, 0x00000000, "2^-149 * 0.5 + 0: a tie, to even (+0)"},
+    {WG_DTYPE_F32, 0x00000001, 0x3f000000, 0x00000001, 0x00000002, "2^-149 * 0.5 + 2^-149 = 1.5 * 2^-149: a tie, to even (2^-148)"},
+    /* no intermediate rounding: FLT_MAX * 2 - FLT_MAX = FLT_MAX; FLT_MAX * 2 overflows */
+    {WG_DTYPE_F32, 0x7f7fffff, 0x40000000, 0xff7fffff, 0x7f7fffff, "FLT_MAX * 2 - FLT_MAX = FLT_MAX (no overflow in between)"},
+    {WG_DTYPE_F32, 0x7f7fffff, 0x40000000, 0x00000000, 0x7f800000, "FLT_MAX * 2 = inf"},
+    /* signed zeros */
+    {WG_DTYPE_F32, 0xbf800000, 0x00000000, 0x00000000, 0x00000000, "-1 * 0 + 0 = +0"},
+    {WG_DTYPE_F32, 0xbf800000, 0x00000000, 0x80000000, 0x80000000, "-1 * 0 + -0 = -0"},
+    {WG_DTYPE_F32, 0x3f800000, 0x80000000, 0x80000000, 0x80000000, "1 * -0 + -0 = -0"},
+    /* NaNs: the one in place, else the update's, else the scale's, quieted; made of numbers: any */
+    {WG_DTYPE_F32, 0x3f800000, 0xffc00123, 0x7fc11111, 0x7fc11111, "NaN in place and a NaN update: the one in place"},
+    {WG_DTYPE_F32, 0x7fc00005, 0xffc00123, 0x7f800001, 0x7fc00001, "sNaN in place: quieted, over the update's and the scale's"},
+    {WG_DTYPE_F32, 0x7fc00005, 0xff800001, 0x3f800000, 0xffc00001, "a signaling NaN update: quieted, over the scale's"},
+    {WG_DTYPE_F32, 0x7f800003, 0x3f800000, 0x3f800000, 0x7fc00003, "a signaling NaN scale: quieted"},
+    {WG_DTYPE_F32, 0xffc00007, 0x00000000, 0x3f800000, 0xffc00007, "a NaN scale times 0: the scale's"},
+    {WG_DTYPE_F32, 0x7f800000, 0x00000000, 0x7fc00009, 0x7fc00009, "inf * 0 + NaN: the NaN in place"},
+    {WG_DTYPE_F32, 0x7f800000, 0x00000000, 0x3f800000, ANY_NAN, "inf * 0 + 1: a NaN of numbers"},
+    {WG_DTYPE_F32, 0x7f800000, 0xbf800000, 0x7f800000, ANY_NAN, "inf * -1 + inf: a NaN of numbers"},
+    {WG_DTYPE_F32, 0x7f800000, 0xbf800000, 0xff800000, 0xff800000, "inf * -1 - inf = -inf"},
+    /* float64: the product rounded, then added */
+    {WG_DTYPE_F64, 0x3ff0000000400000ull, 0x3fefffffff800000ull, 0x4340000000000001ull, 0x4340000000000002ull,
+     "(1 + 2^-30)(1 - 2^-30) rounds to 1; 2^53 + 2 + 1: a tie, to even (a fused one: 2^53 + 2)"},
+    {WG_DTYPE_F64, 0x7fefffffffffffffull, 0x4000000000000000ull, 0xffefffffffffffffull, 0x7ff0000000000000ull,
+     "DBL_MAX * 2 overflows first: inf - DBL_MAX = inf (a fused one: DBL_MAX)"},
+    {WG_DTYPE_F64, 0x7fefffffffffffffull, 0x4000000000000000ull, 0xfff0000000000000ull, ANY_NAN,
+     "DBL_MAX * 2 - inf = inf - inf: a NaN of numbers (a fused one: -inf)"},
+    {WG_DTYPE_F64, 0x0010000000000000ull, 0x3fe0000000000000ull, 0x0000000000000000ull, 0x0008000000000000ull, "2^-1022 * 0.5, a subnormal"},
+    {WG_DTYPE_F64, 0x0000000000000001ull, 0x3fe0000000000000ull, 0x0000000000000001ull, 0x0000000000000001ull,
+     "2^-1074 * 0.5 rounds to 0 (to even) first: 2^-1074 stays (a fused one: a tie, 2^-1073)"},
+    {WG_DTYPE_F64, 0xbff0000000000000ull, 0x0000000000000000ull, 0x8000000000000000ull, 0x8000000000000000ull, "-1 * 0 + -0 = -0"},
+    {WG_DTYPE_F64, 0xbff0000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, 0x0000000000000000ull, "-1 * 0 + 0 = +0"},
+    {WG_DTYPE_F64, 0x3ff0000000000000ull, 0xfff8000000000123ull, 0x7ff8000000000011ull, 0x7ff8000000000011ull, "NaN in place: it"},
+    {WG_DTYPE_F64, 0x7ff8000000000005ull, 0xfff8000000000123ull, 0x7ff0000000000001ull, 0x7ff8000000000001ull, "sNaN in place: quieted"},
+    {WG_DTYPE_F64, 0x7ff8000000000005ull, 0xfff0000000000123ull, 0x3ff0000000000000ull, 0xfff8000000000123ull, "a signaling NaN update: quieted"},
+    {WG_DTYPE_F64, 0x7ff0000000000005ull, 0x3ff0000000000000ull, 0x3ff0000000000000ull, 0x7ff8000000000005ull, "a signaling NaN scale: quieted"},
+    {WG_DTYPE_F64, 0x7ff0000000000000ull, 0x0000000000000000ull, 0x3ff0000000000000ull, ANY_NAN, "inf * 0 + 1: a NaN of numbers"},
+};
+enum { NSCALED = sizeof SCALED / sizeof SCALED[0] };
+
+/* A value for the rows around a case: random mantissas of moderate size, near-1 products on
+ * 2^24-sized accumulators (float32 midpoints), subnormals, or any bits. */
+static uint64_t scaled_value(int dtype, int role) {
+  uint64_t r = knext();
+  if (dtype == WG_DTYPE_F64) {
+    switch (r % 4) {
+      case 0: return knext(); /* any bits */
+      case 1: { /* near 1, or 2^53-sized: ties of the sum */
+        double v = role == 2 ? ldexp(1, 53) + 2.0 * (double)(r >> 40 & 7) : 1 + ldexp((double)((int)(r >> 32 & 15) - 8), -30);
+        uint64_t b;
+        memcpy(&b, &v, 8);
+        return b;
+      }
+      case 2: return r >> 12 & 0xfffffffffull; /* a subnormal */
+      default: {
+        double v = ldexp((double)(r >> 11), -50) - 4096;
+        uint64_t b;
+        memcpy(&b, &v, 8);
+        return b;
+      }
+    }
+  }
+  switch (r % 5) {
+    case 0: return knext() & 0xffffffffu;
+    case 1: return bits_of(role == 2 ? 0x1p24f + 2.0f * (float)(r >> 40 & 7) : 1 + ldexpf((float)((int)(r >> 32 & 15) - 8), -15));
+    case 2: return role == 2 ? (r >> 20 & 0x7fff) : bits_of(ldexpf(1 + (float)(r >> 32 & 255) * 0x1p-23f, -75)); /* subnormal sums */
+    case 3: return bits_of(ldexpf((float)(r >> 40), -20) - 4096);
+    default: return bits_of((float)((int)((r >> 8) % 9) - 4));
+  }
+}
+
+/* Rows of n (around the kernel's blocks of 64: a block with one element on a midpoint or
+ * subnormal goes the exact way, whole), each case in turn at position p of its item's row among
+ * random values; then random triples; each element against scaled_want, nothing written past
+ * the rows. */
+static void check_scaled_rows(void) {
+  static const size_t LENS[] = {1, 3, 63, 64, 65, 130};
+  enum { MAXROW = 130, G = 4 };
+  for (size_t li = 0; li < sizeof LENS / sizeof LENS[0]; ++li) {
+    const size_t n = LENS[li];
+    for (size_t c = 0; c < NSCALED + 40; ++c) {
+      const int dtype = c < NSCALED ? SCALED[c].dtype : c % 2 ? WG_DTYPE_F64 : WG_DTYPE_F32;
+      const size_t w = width_of(dtype), p = (c * 37) % n;
+      wg_reduce_kernels k;
+      CHECK(wg_pick_reduce(dtype, ADD, &k) && k.apply_scaled);
+      uint64_t out[MAXROW + 2 * G], x[MAXROW], acc[MAXROW], scale;
+      memset(out, POISON, sizeof out);
+      scale = c < NSCALED ? SCALED[c].s : scaled_value(dtype, 0);
+      for (size_t e = 0; e < n; ++e) {
+        int at = c < NSCALED && e == p;
+        x[e] = at ? SCALED[c].x : scaled_value(dtype, 1);
+        acc[e] = at ? SCALED[c].acc : scaled_value(dtype, 2);
+        put((uint8_t*)out + (G * 8 / w + e) * w, w, acc[e]);
+      }
+      uint64_t xs[MAXROW], sc = 0;
+      for (size_t e = 0; e < n; ++e) put((uint8_t*)xs + e * w, w, x[e]);
+      put((uint8_t*)&sc, w, scale);
+      const size_t dest = 0;
+      k.apply_scaled((uint8_t*)out + G * 8, xs, &dest, NULL, NULL, &sc, 1, n, n);
+      for (size_t e = 0; e < n; ++e) {
+        uint64_t got = get((uint8_t*)out + (G * 8 / w + e) * w, w), want = scaled_want(dtype, scale, x[e], acc[e]);
+        int is_case = c < NSCALED && e == p;
+        if (!same(dtype, got, want) || (is_case && want != SCALED[c].want)) {
+          fprintf(stderr, "%s scaled add, row of %zu, element %zu%s%s: s 0x%llx x 0x%llx acc 0x%llx: got 0x%llx, want 0x%llx%s\n",
+                  dtype_name(dtype), n, e, is_case ? ", " : "", is_case ? SCALED[c].why : "", (unsigned long long)scale,
+                  (unsigned long long)x[e], (unsigned long long)acc[e], (unsigned long long)got, (unsigned long long)want,
+                  is_case && want != SCALED[c].want ? " (the reference disagrees with the case: the test is wrong)" : "");
+          failures++;
+        }
+      }
+      for (size_t b = 0; b < G * 8; ++b) {
+        CHECK(((uint8_t*)out)[b] == POISON);
+        CHECK(((uint8_t*)out)[G * 8 + n * w + b] == POISON);
+      }
+    }
+  }
+}
+
+/* Items: each its own scale, its source row from the source map (or q * src_step), in a list's
+ * order or none, an item of destination WG_ZERO_BLOCK skipped (its scale a NaN: nothing shows);
+ * then the order of three items to one destination. */
+static void check_scaled_items(void) {
+  for (int f64 = 0; f64 < 2; ++f64) {
+    const int dtype = f64 ? WG_DTYPE_F64 : WG_DTYPE_F32;
+    const size_t w = width_of(dtype);
+    wg_reduce_kernels k;
+    CHECK(wg_pick_reduce(dtype, ADD, &k) && k.apply_scaled);
+    /* 4 items of rows of 2 into 2 destination rows: row 0 = 2 * (1, 5); row 1 = (2^24, -3) + (1, 0.5)
+     * (float32: 2^24 + 1 a tie, to even, either way) */
+    const double upd[8] = {0x1p24, -3, 1, 5, 99, 99, 1, 0.5}, scl[4] = {1, 2, NAN, 1};
+    const size_t dest[4] = {1, 0, WG_ZERO_BLOCK, 1}, srcs[4] = {0, 2, 4, 6};
+    const size_t forward[4] = {0, 1, 2, 3}, backward[4] = {3, 2, 1, 0};
+    const double want[4] = {2, 10, f64 ? 0x1p24 + 1 : 0x1p24, -2.5};
+    for (int order = 0; order < 3; ++order) { /* a list forward, backward; none (the source step) */
+      uint64_t o[4] = {0, 0, 0, 0}, u[8], s[4];
+      for (int i = 0; i < 8; ++i) put((uint8_t*)u + i * w, w, f64 ? get((const uint8_t*)&upd[i], 8) : bits_of((float)upd[i]));
+      for (int i = 0; i < 4; ++i) put((uint8_t*)s + i * w, w, f64 ? get((const uint8_t*)&scl[i], 8) : bits_of((float)scl[i]));
+      k.apply_scaled(o, u, dest, order == 0 ? forward : order == 1 ? backward : NULL, order < 2 ? srcs : NULL, s, 4, 2, 2);
+      for (int i = 0; i < 4; ++i) {
+        uint64_t got = get((uint8_t*)o + i * w, w);
+        double g = f64 ? 0 : float_of((uint32_t)got);
+        if (f64) memcpy(&g, &got, 8);
+        if (g != want[i]) {
+          fprintf(stderr, "%s scaled add, items (%s): element %d is %a, want %a\n", dtype_name(dtype),
+                  order == 0 ? "a list" : order == 1 ? "a list, backward" : "no list", i, g, want[i]);
+          failures++;
+        }
+      }
+    }
+  }
+  /* the order: three items to one float32 destination, scale 1: 0 + 2^24 + 1 + 1 stays 2^24 (each
+   * 2^24 + 1 a tie, to even); backward, 0 + 1 + 1 + 2^24 = 2^24 + 2 */
+  wg_reduce_kernels k;
+  CHECK(wg_pick_reduce(WG_DTYPE_F32, ADD, &k) && k.apply_scaled);
+  const float upd[3] = {0x1p24f, 1, 1}, scl[3] = {1, 1, 1};
+  const size_t dest[3] = {0, 0, 0}, forward[3] = {0, 1, 2}, backward[3] = {2, 1, 0};
+  float o = 0;
+  k.apply_scaled(&o, upd, dest, forward, NULL, scl, 3, 1, 1);
+  CHECK(o == 0x1p24f);
+  o = 0;
+  k.apply_scaled(&o, upd, dest, backward, NULL, scl, 3, 1, 1);
+  CHECK(o == 0x1p24f + 2);
+  /* only add on float32 and float64 has it */
+  for (int32_t d = WG_DTYPE_I8; d <= WG_DTYPE_F64; ++d) {
+    for (int r = NONE; r <= MEAN; ++r) {
+      CHECK(wg_pick_reduce(d, r, &k));
+      CHECK(!k.apply_scaled == !(r == ADD && (d == WG_DTYPE_F32 || d == WG_DTYPE_F64)));
+    }
+  }
+}
+
 /* What has no kernels: an unknown reduction, and element types that are not the 12 value types. */
 static void check_refused(void) {
   wg_reduce_kernels k;
@@ -543,7 +765,9 @@ int main(void) {
   check_identities();
   check_divide();
   check_refused();
+  check_scaled_rows();
+  check_scaled_items();
   if (failures) fprintf(stderr, "%d failure(s)\n", failures);
-  else printf("scatter kernels: %zu hand-worked cases, ok\n", (size_t)NCASES);
+  else printf("scatter kernels: %zu hand-worked cases, %zu of the scaled add, ok\n", (size_t)NCASES, (size_t)NSCALED);
   return failures != 0;
 }
