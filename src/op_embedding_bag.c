@@ -24,7 +24,6 @@ static const wg_value_dtype float_tables[4] = {
 static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) {
   const wg_tensor* weight = &c->tensors[WG_TENSOR_data];
   const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
-  const wg_tensor* weights = &c->tensors[WG_TENSOR_weights];
   wg_bag_job* t = &plan->job;
   *t = (wg_bag_job){0}; /* the record's plan words hold the last call's (the engine clears only the wg_plan) */
   wg_plan* p = &plan->plan;
@@ -65,28 +64,8 @@ static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) 
   }
   wg_status st = wg_bag_segments(c, t, err);
   if (st != WG_OK) return st;
-  t->weighted = weights->dtype != WG_DTYPE_NONE;
-  if (t->weighted) {
-    if (t->reduce == WG_REDUCE_MAX) return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -2, -1, -1);
-    if (weights->dtype != p->out_dtype) return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -3, weights->dtype, p->out_dtype);
-    if (weights->rank != indices->rank) {
-      return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -1, (int64_t)weights->rank, (int64_t)indices->rank);
-    }
-    for (size_t d = 0; d < indices->rank; ++d) {
-      if (weights->shape[d] != indices->shape[d]) {
-        return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, (int64_t)d, (int64_t)weights->shape[d], (int64_t)indices->shape[d]);
-      }
-    }
-  }
-  t->has_padding = c->attrs[WG_ATTR_has_padding] != 0;
-  if (t->has_padding) {
-    int64_t pad = c->attrs[WG_ATTR_padding_idx]; /* an int32: -pad does not overflow */
-    uint64_t rows = t->rows;                      /* compared unsigned: any size_t */
-    if (pad >= 0 ? (uint64_t)pad >= rows : (uint64_t)-pad > rows) {
-      return wg_fail(err, WG_ERR_PADDING_IDX, WG_ARG_NONE, -1, pad, rows > INT64_MAX ? INT64_MAX : (int64_t)rows);
-    }
-    t->padding = pad < 0 ? t->rows - (size_t)-pad : (size_t)pad;
-  }
+  st = wg_bag_weights_padding(c, t, p->out_dtype, err);
+  if (st != WG_OK) return st;
   t->return_indices = t->reduce == WG_REDUCE_MAX && c->attrs[WG_ATTR_return_indices];
   t->bag_max = 1;
   t->empty_zero = 1;

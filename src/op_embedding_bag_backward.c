@@ -220,7 +220,6 @@ static size_t ws_add(wg_plan* p, size_t n, size_t size, wg_error_info* err, wg_s
 static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info* err) {
   const wg_tensor* grad = &c->tensors[WG_TENSOR_updates];
   const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
-  const wg_tensor* weights = &c->tensors[WG_TENSOR_weights];
   wg_plan* p = &r->plan;
   /* the record's plan words past the wg_plan hold the last call's (the engine clears only the wg_plan) */
   memset((uint8_t*)r + sizeof r->plan, 0, sizeof *r - sizeof r->plan);
@@ -257,28 +256,8 @@ static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info
   wg_status st = wg_bag_segments(c, t, err);
   if (st != WG_OK) return st;
   if (grad->shape[0] != t->bags) return wg_fail(err, WG_ERR_GRAD_SHAPE, WG_ARG_UPDATES, 0, (int64_t)grad->shape[0], (int64_t)t->bags);
-  t->weighted = weights->dtype != WG_DTYPE_NONE;
-  if (t->weighted) {
-    if (r->max) return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -2, -1, -1);
-    if (weights->dtype != grad->dtype) return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -3, weights->dtype, grad->dtype);
-    if (weights->rank != indices->rank) {
-      return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -1, (int64_t)weights->rank, (int64_t)indices->rank);
-    }
-    for (size_t d = 0; d < indices->rank; ++d) {
-      if (weights->shape[d] != indices->shape[d]) {
-        return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, (int64_t)d, (int64_t)weights->shape[d], (int64_t)indices->shape[d]);
-      }
-    }
-  }
-  t->has_padding = c->attrs[WG_ATTR_has_padding] != 0;
-  if (t->has_padding) {
-    int64_t pad = c->attrs[WG_ATTR_padding_idx]; /* an int32: -pad does not overflow */
-    uint64_t rows = t->rows;
-    if (pad >= 0 ? (uint64_t)pad >= rows : (uint64_t)-pad > rows) {
-      return wg_fail(err, WG_ERR_PADDING_IDX, WG_ARG_NONE, -1, pad, rows > INT64_MAX ? INT64_MAX : (int64_t)rows);
-    }
-    t->padding = pad < 0 ? t->rows - (size_t)-pad : (size_t)pad;
-  }
+  st = wg_bag_weights_padding(c, t, grad->dtype, err);
+  if (st != WG_OK) return st;
   if (r->max) {
     const wg_tensor* mi = &c->tensors[WG_TENSOR_max_indices];
     int same = mi->dtype == WG_DTYPE_I32 && mi->rank == grad->rank;

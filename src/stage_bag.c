@@ -707,6 +707,34 @@ wg_status wg_bag_segments(const wg_call* c, wg_bag_job* t, wg_error_info* err) {
   return WG_OK;
 }
 
+wg_status wg_bag_weights_padding(const wg_call* c, wg_bag_job* t, int32_t value_dtype, wg_error_info* err) {
+  const wg_tensor* weights = &c->tensors[WG_TENSOR_weights];
+  const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
+  t->weighted = weights->dtype != WG_DTYPE_NONE;
+  if (t->weighted) {
+    if (t->reduce == WG_REDUCE_MAX) return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -2, -1, -1);
+    if (weights->dtype != value_dtype) return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -3, weights->dtype, value_dtype);
+    if (weights->rank != indices->rank) {
+      return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, -1, (int64_t)weights->rank, (int64_t)indices->rank);
+    }
+    for (size_t d = 0; d < indices->rank; ++d) {
+      if (weights->shape[d] != indices->shape[d]) {
+        return wg_fail(err, WG_ERR_WEIGHTS, WG_ARG_WEIGHTS, (int64_t)d, (int64_t)weights->shape[d], (int64_t)indices->shape[d]);
+      }
+    }
+  }
+  t->has_padding = c->attrs[WG_ATTR_has_padding] != 0;
+  if (t->has_padding) {
+    int64_t pad = c->attrs[WG_ATTR_padding_idx]; /* an int32: -pad does not overflow */
+    uint64_t rows = t->rows;                      /* compared unsigned: any size_t */
+    if (pad >= 0 ? (uint64_t)pad >= rows : (uint64_t)-pad > rows) {
+      return wg_fail(err, WG_ERR_PADDING_IDX, WG_ARG_NONE, -1, pad, rows > INT64_MAX ? INT64_MAX : (int64_t)rows);
+    }
+    t->padding = pad < 0 ? t->rows - (size_t)-pad : (size_t)pad;
+  }
+  return WG_OK;
+}
+
 void wg_plan_bag(wg_plan* plan, wg_bag_job* t) {
   if (t->form != WG_SEGMENTS_FIXED) {
     /* the starts; bags + 1 fits: a tensor's length plus one, or an int32 */
