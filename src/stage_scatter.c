@@ -361,7 +361,7 @@ const wg_stage_kind wg_stage_scatter_offsets = {bind_scatter, run_offsets, WG_ST
 /* Adds n items of `size` bytes to the workspace at *end, aligned to 16 (SIZE_MAX once it overflows). */
 static size_t ws_take(size_t* end, size_t n, size_t size) {
   size_t at = *end > SIZE_MAX - 15 ? SIZE_MAX : (*end + 15) & ~(size_t)15;
-  if (at == SIZE_MAX || n > (SIZE_MAX - 1 - at) / size) {
+  if (at == SIZE_MAX || (size && n > (SIZE_MAX - 1 - at) / size)) { /* (rows of no bytes: none) */
     *end = SIZE_MAX;
     return 0;
   }
