@@ -23,7 +23,6 @@ static const wg_value_dtype float_tables[4] = {
  * logical shape[1:]]. */
 static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) {
   const wg_tensor* weight = &c->tensors[WG_TENSOR_data];
-  const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
   wg_bag_job* t = &plan->job;
   *t = (wg_bag_job){0}; /* the record's plan words hold the last call's (the engine clears only the wg_plan) */
   wg_plan* p = &plan->plan;
@@ -42,28 +41,11 @@ static wg_status plan_bag(const wg_call* c, bag_plan* plan, wg_error_info* err) 
     for (size_t d = 0; d < rank; ++d) shape[d] = weight->shape[d];
   }
   t->out_size = wg_dtype_bits(p->out_dtype) / 8;
-  t->form = c->attrs[WG_ATTR_segment_form];
-  size_t want_rank = t->form == WG_SEGMENTS_FIXED ? 2 : 1;
-  if (indices->rank != want_rank || t->form == WG_SEGMENTS_LENGTHS) {
-    return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, t->form, (int64_t)indices->rank);
-  }
-  t->reduce = c->attrs[WG_ATTR_reduce];
-  if (t->reduce != WG_REDUCE_ADD && t->reduce != WG_REDUCE_MEAN && t->reduce != WG_REDUCE_MAX &&
-      t->reduce != WG_REDUCE_SQRTN) {
-    return wg_fail(err, WG_ERR_REDUCE, WG_ARG_REDUCE, -1, t->reduce, -1);
-  }
-  t->entries = wg_prod(indices->shape, 0, indices->rank);
-  t->outer = 1;
-  t->gathers = 1;
+  wg_status st = wg_bag_indices(c, t, err);
+  if (st != WG_OK) return st;
   t->rows = shape[0];
   t->inner = wg_prod(shape, 1, rank);
   if (t->value == WG_BAG_QUANT) t->quant.whole_rows = wg_dequant_whole_rows(&t->quant, t->inner);
-  if (t->form == WG_SEGMENTS_FIXED) {
-    t->bags = indices->shape[0];
-    t->fixed = indices->shape[1];
-  }
-  wg_status st = wg_bag_segments(c, t, err);
-  if (st != WG_OK) return st;
   st = wg_bag_weights_padding(c, t, p->out_dtype, err);
   if (st != WG_OK) return st;
   t->return_indices = t->reduce == WG_REDUCE_MAX && c->attrs[WG_ATTR_return_indices];

@@ -219,7 +219,6 @@ static size_t ws_add(wg_plan* p, size_t n, size_t size, wg_error_info* err, wg_s
  * Output: [num_weights, ...grad.shape[1:]], grad's type; with accumulate, added into out. */
 static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info* err) {
   const wg_tensor* grad = &c->tensors[WG_TENSOR_updates];
-  const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
   wg_plan* p = &r->plan;
   /* the record's plan words past the wg_plan hold the last call's (the engine clears only the wg_plan) */
   memset((uint8_t*)r + sizeof r->plan, 0, sizeof *r - sizeof r->plan);
@@ -231,30 +230,13 @@ static wg_status plan_backward(const wg_call* c, backward_plan* r, wg_error_info
   t->value = grad->dtype == WG_DTYPE_F64 ? WG_BAG_F64 : WG_BAG_F32;
   p->out_dtype = grad->dtype;
   size_t elem = wg_dtype_bits(grad->dtype) / 8;
-  t->form = c->attrs[WG_ATTR_segment_form];
-  size_t want_rank = t->form == WG_SEGMENTS_FIXED ? 2 : 1;
-  if (indices->rank != want_rank || t->form == WG_SEGMENTS_LENGTHS) {
-    return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, t->form, (int64_t)indices->rank);
-  }
-  t->reduce = c->attrs[WG_ATTR_reduce];
-  if (t->reduce != WG_REDUCE_ADD && t->reduce != WG_REDUCE_MEAN && t->reduce != WG_REDUCE_MAX &&
-      t->reduce != WG_REDUCE_SQRTN) {
-    return wg_fail(err, WG_ERR_REDUCE, WG_ARG_REDUCE, -1, t->reduce, -1);
-  }
+  wg_status st = wg_bag_indices(c, t, err);
+  if (st != WG_OK) return st;
   r->max = t->reduce == WG_REDUCE_MAX;
   int32_t num_weights = c->attrs[WG_ATTR_num_weights];
   if (num_weights < 0) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_OUT, 0, num_weights, 0);
   t->rows = (size_t)num_weights;
-  t->entries = wg_prod(indices->shape, 0, indices->rank);
-  t->outer = 1;
-  t->gathers = 1;
   r->dim = wg_prod(grad->shape, 1, grad->rank);
-  if (t->form == WG_SEGMENTS_FIXED) {
-    t->bags = indices->shape[0];
-    t->fixed = indices->shape[1];
-  }
-  wg_status st = wg_bag_segments(c, t, err);
-  if (st != WG_OK) return st;
   if (grad->shape[0] != t->bags) return wg_fail(err, WG_ERR_GRAD_SHAPE, WG_ARG_UPDATES, 0, (int64_t)grad->shape[0], (int64_t)t->bags);
   st = wg_bag_weights_padding(c, t, grad->dtype, err);
   if (st != WG_OK) return st;

@@ -707,6 +707,28 @@ wg_status wg_bag_segments(const wg_call* c, wg_bag_job* t, wg_error_info* err) {
   return WG_OK;
 }
 
+wg_status wg_bag_indices(const wg_call* c, wg_bag_job* t, wg_error_info* err) {
+  const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];
+  t->form = c->attrs[WG_ATTR_segment_form];
+  size_t want_rank = t->form == WG_SEGMENTS_FIXED ? 2 : 1;
+  if (indices->rank != want_rank || t->form == WG_SEGMENTS_LENGTHS) {
+    return wg_fail(err, WG_ERR_SEGMENTS, WG_ARG_SEGMENTS, WG_SEGMENT_FORM, t->form, (int64_t)indices->rank);
+  }
+  t->reduce = c->attrs[WG_ATTR_reduce];
+  if (t->reduce != WG_REDUCE_ADD && t->reduce != WG_REDUCE_MEAN && t->reduce != WG_REDUCE_MAX &&
+      t->reduce != WG_REDUCE_SQRTN) {
+    return wg_fail(err, WG_ERR_REDUCE, WG_ARG_REDUCE, -1, t->reduce, -1);
+  }
+  t->entries = wg_prod(indices->shape, 0, indices->rank);
+  t->outer = 1;
+  t->gathers = 1;
+  if (t->form == WG_SEGMENTS_FIXED) {
+    t->bags = indices->shape[0];
+    t->fixed = indices->shape[1];
+  }
+  return wg_bag_segments(c, t, err);
+}
+
 wg_status wg_bag_weights_padding(const wg_call* c, wg_bag_job* t, int32_t value_dtype, wg_error_info* err) {
   const wg_tensor* weights = &c->tensors[WG_TENSOR_weights];
   const wg_tensor* indices = &c->tensors[WG_TENSOR_indices];

@@ -65,6 +65,10 @@ wg_status wg_bag_segments(const wg_call* c, wg_bag_job* job, wg_error_info* err)
 /* Checks the job's bound segments (segments, segments_type, segments_len) by the form's rules and
  * writes the starts into job->starts (bags + 1 of them; none for fixed bags). */
 wg_status wg_bag_check_segments(const wg_bag_job* job, wg_error_info* err);
+/* The bags' indices (2-D for fixed bags, else 1-D with their segments) and mode (sum, mean, max,
+ * sqrtn) from the call, the forward's rules and its gradient's: job->form, reduce, entries, outer,
+ * gathers, and the bags (wg_bag_segments). */
+wg_status wg_bag_indices(const wg_call* c, wg_bag_job* job, wg_error_info* err);
 /* The bags' per-sample weights (the call's weights tensor: none, or of value_dtype and the indices'
  * shape, not with max) and padding_idx (in [-rows, rows), normalized), the forward's rules and its
  * gradient's, into job->weighted, has_padding, padding (job->reduce, rows set). */
