@@ -6,7 +6,7 @@
 // every path, errors included.
 import { choosePath, copiesBySet, copierOf, copyBlocks, executeScatterPlan, wordView } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
-import { ResidentTensor } from './resident.mjs';
+import { ResidentTensor, live } from './resident.mjs';
 import { ready } from './state.mjs';
 import { OOB_MODES, commonOptions, indexValues, optionNames, outputTarget, typeName, writeIndices } from './tensor.mjs';
 
@@ -33,7 +33,7 @@ const align16 = (n) => Math.ceil(n / 16) * 16;
  */
 export function defineOp(desc) {
   const { name } = desc;
-  desc.names = { data: desc.dataName ?? desc.tensors.data, indices: desc.tensors.indices, updates: desc.tensors.updates, axis: desc.axis };
+  desc.names = { data: desc.dataName ?? desc.tensors.data, indices: desc.tensors.indices, updates: desc.tensors.updates, mask: desc.tensors.mask, axis: desc.axis };
   desc.optionNames = optionNames(desc.options, desc.common);
   desc.modes ??= OOB_MODES;
   desc.fn = { [name](...args) { return callOp(ready(name), desc, args); } }[name];
@@ -332,6 +332,7 @@ function placeInputs(s, planned, b, base, outPtr, copies) {
 export function callOp(s, desc, args) {
   const op = desc.name;
   const planned = planCall(s, desc, args);
+  if (desc.counted) return callCounted(s, desc, planned);
   const { opts, negative, t, Type, L, w } = planned;
   const { m, slot, codes } = s;
   const b = layOut(s, desc, args, planned);
@@ -358,6 +359,72 @@ export function callOp(s, desc, args) {
   return result;
 }
 
+// A planned call of an op whose output is as long as a mask's true elements (desc.counted:
+// src/stage_mask.h), in two runs over one block of its inputs and workspace: the first, with no
+// output, only counts (the record's output shape then holds the count); then the output is made
+// (or opts.out checked: it need only hold that many) and the second run writes it from the counts
+// the first kept. With opts.out the result is { data: opts.out, shape }: shape says how much of it
+// holds the output.
+function callCounted(s, desc, planned) {
+  const op = desc.name;
+  const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
+  const { m, codes } = s;
+  let inPart = 0;
+  for (const x of inputs) if (x !== undefined && x.ptr === undefined) inPart += align16(x.bytes);
+  const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
+  const blockBytes = inPart + align16(b.wsBytes);
+  const base = allocate(s, blockBytes);
+  if (!base) throw new RangeError(`${op}: the inputs need ${blockBytes} bytes, more than wasm memory can hold now`);
+  let outPtr = 0, owned = false, result;
+  try {
+    placeInputs(s, planned, b, base, 0);
+    let status = m._wg_call_rerun(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    const outShape = readOutShape(s, words(s));
+    const outLength = outShape.reduce((a, n) => a * n, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
+    const into = countedTarget(op, opts, Type, outShape, outLength, s, inputs, outLike);
+    owned = into.kind !== 'in-place';
+    outPtr = owned ? allocate(s, outBytes) : into.ptr;
+    if (!outPtr) throw new RangeError(`${op}: the output [${outShape.join(', ')}] needs ${outBytes} bytes, more than wasm memory can hold now`);
+    words(s)[s.slot.out.ptr] = outPtr;
+    status = m._wg_call_rerun(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    s.lastCallBytes = blockBytes + (into.kind === 'in-place' ? 0 : align16(outBytes));
+    if (into.kind === 'resident') result = new ResidentTensor(s, outPtr, Type, outShape);
+    else if (into.kind === 'in-place') result = { data: opts.out, shape: outShape };
+    else {
+      const view = new Type(s.memory.buffer, outPtr, outLength);
+      if (into.kind === 'array') into.array.set(view);
+      result = { data: into.kind === 'array' ? into.array : new Type(view), shape: outShape };
+    }
+  } finally {
+    m._free(base);
+    if (owned && outPtr && !(result instanceof ResidentTensor)) m._free(outPtr); // a new resident output keeps its block
+  }
+  return result;
+}
+
+// Where a counted output goes: a new array or resident tensor, or opts.out (an array or a
+// resident tensor of the output's type holding at least its elements).
+function countedTarget(op, opts, Type, shape, length, owner, inputs, like) {
+  const out = opts.out;
+  if (out === undefined || out === null) return outputTarget(op, opts, Type, shape, owner, inputs, like);
+  if (opts.resident !== undefined && opts.resident !== false) return outputTarget(op, opts, Type, shape, owner, inputs, like); // its error
+  const r = out instanceof ResidentTensor ? live(out, op, 'opts.out', owner) : undefined;
+  const GivenType = r ? r.Type : ArrayBuffer.isView(out) ? out.constructor : undefined;
+  if (GivenType !== Type) {
+    throw new TypeError(`${op}: opts.out must be a ${Type.name} (or a resident one) like ${like ?? 'the data'}, got ${r ? `a resident ${r.Type.name}` : typeName(out)}`);
+  }
+  const has = r ? r.length : out.length;
+  if (has < length) {
+    throw new RangeError(`${op}: opts.out has ${has} elements but the output [${shape.join(', ')}] has ${length} (it must hold at least that many)`);
+  }
+  if (r && inputs.some((x) => x !== undefined && x.ptr === r.ptr)) {
+    throw new RangeError(`${op}: opts.out must not be one of the op's inputs (the output would overwrite what it reads)`);
+  }
+  return r ? { kind: 'in-place', ptr: r.ptr } : { kind: 'array', array: out };
+}
+
 /**
  * Library-internal (js/prepared.mjs): op `desc` on `args` planned once into its own call record
  * (p: a state object of its own over s, as prepareCalls readies it) and block, for runs that only
@@ -368,6 +435,7 @@ export function callOp(s, desc, args) {
  * A new resident output at each run (opts.resident) is refused: give opts.out a resident tensor.
  */
 export function planPrepared(p, desc, args) {
+  if (desc.counted) throw new TypeError(`prepare: ${desc.name}: its output's length depends on its inputs' values, so its plan cannot be kept; call it`);
   const planned = planCall(p, desc, args);
   const b = layOut(p, desc, args, planned);
   if (b.into.kind === 'resident') {
@@ -486,7 +554,7 @@ export function readOutShape({ slot }, w) {
  */
 export function failure(s, status, desc, t, negative) {
   return statusError(status, errorInfo(s), { op: desc.name, abi: s.abi, names: desc.names, messages: desc.messages, modes: desc.modes,
-    updatesAtLeast: desc.updatesAtLeast, segmentsName: t.segments?.name,
+    updatesAtLeast: desc.updatesAtLeast, segmentsName: t.segments?.name, maskRank: desc.maskRank,
     dataShape: t.data.shape, indexShape: t.indices?.shape ?? [], indexData: t.indices ? indexValues(t.indices, s.memory.buffer) : [], negative });
 }
 

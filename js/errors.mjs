@@ -63,6 +63,14 @@ const MESSAGES = {
       `(from ${N.data} [${dataShape.join(', ')}] and ${N.indices} [${indexShape.join(', ')}])`),
   WG_ERR_UPDATES_TYPE: (e, { op, names: N }) => `${op}: ${N.updates} must have the element type of ${N.data}`,
   WG_ERR_REDUCE: (e, { op }) => `${op}: opts.reduce is not one this op has for its element type`,
+  WG_ERR_MASK_SHAPE: (e, { op, names: N, dataShape, maskRank }) => {
+    if (e.dim === -3) return `${op}: ${N.mask} must hold elements of whole bytes (any TypedArray)`;
+    if (e.dim === -2) return `${op}: ${N.mask} has ${e.value} elements, more than the ${e.limit} it selects from (${N.data} [${dataShape.join(', ')}])`;
+    if (e.dim === -1) return `${op}: ${N.mask} has rank ${e.value} but must have rank ${maskRank(e.limit)}`;
+    return `${op}: ${N.mask}.shape[${e.dim}] is ${e.value} but must be ${e.limit}, the dimension of ${N.data} [${dataShape.join(', ')}] it covers`;
+  },
+  WG_ERR_MASK_SOURCE: (e, { op, names: N }) => `${op}: ${N.updates} has ${e.value} elements but ${N.mask} has ${e.limit} true ` +
+    `elements, one for each (nothing was written)`,
   WG_ERR_SIZE_OVERFLOW: tooLarge,
   WG_ERR_OUT_OF_MEMORY: tooLarge,
 };

@@ -10,7 +10,8 @@ exports.init = async function init(opts) {
 
 // The functions of index.mjs besides init (tests/unit/lifecycle.test.mjs checks that the lists match).
 const OPS = ['gather', 'gatherElements', 'gatherND', 'take', 'gatherBlockQuantized', 'scatter', 'scatterElements',
-  'scatterND', 'indexReduce', 'tensorScatter', 'embeddingBag', 'embeddingBagBackward', 'segmentReduce'];
+  'scatterND', 'indexReduce', 'tensorScatter', 'embeddingBag', 'embeddingBagBackward', 'segmentReduce', 'nonZero',
+  'booleanMask', 'compress', 'maskedScatter'];
 for (const name of [...OPS, 'prepare', 'upload', 'dispose', 'heapStats']) {
   exports[name] = function (...args) {
     if (!api) {

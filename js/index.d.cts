@@ -473,6 +473,70 @@ export interface SegmentReduceOptions<T extends DataArray> extends Omit<CommonOp
 export function segmentReduce<T extends Float32Array | Float64Array, O extends SegmentReduceOptions<Widened<T>>>(
   data: TensorLike<T>, opts: O): OpResult<T, O>;
 
+/**
+ * The options of the ops whose output is as long as a mask's true elements: opts.out (a
+ * TypedArray or ResidentTensor of the output's type) need only hold at least the output, and the
+ * result is then { data: opts.out, shape }, shape saying how much of it holds the output.
+ */
+export interface MaskOptions<T extends DataArray> {
+  out?: T | ResidentTensor<T>;
+  resident?: boolean;
+}
+
+/** What the masks' ops return: a ResidentTensor for { resident: true }, else { data, shape }. */
+export type MaskResult<T extends DataArray, O> = O extends { resident: true } ? ResidentTensor<T>
+  : O extends { out: ResidentTensor<T> } ? { data: ResidentTensor<T>; shape: number[] } : Result<T>;
+
+export interface NonZeroOptions extends MaskOptions<Int32Array | BigInt64Array> {
+  /** 'onnx': [rank, count] (the default); 'torch': [count, rank], also tf.where's. */
+  layout?: 'onnx' | 'torch';
+  /** The coordinates' type: 'int32' (Int32Array, the default) or 'int64' (BigInt64Array). */
+  indexType?: 'int32' | 'int64';
+  /** x's bits in a Uint16Array are float16 or bfloat16 (their -0 is zero). */
+  dtype?: 'float16' | 'bfloat16';
+}
+
+/**
+ * ONNX NonZero, torch.nonzero, tf.where: the coordinates of x's non-zero elements in row-major
+ * order (NaN is non-zero, -0 is zero). docs/masks.md.
+ */
+export function nonZero<O extends NonZeroOptions = {}>(x: TensorLike<DataArray>, opts?: O):
+  MaskResult<O extends { indexType: 'int64' } ? BigInt64Array : Int32Array, O>;
+
+export interface BooleanMaskOptions<T extends DataArray> extends MaskOptions<T> {
+  /** The first of x's dims the mask covers (default 0; negative counts from the end). */
+  axis?: number;
+}
+
+/**
+ * tf.boolean_mask (torch.masked_select with a mask of x's shape): a mask of K dims over x's dims
+ * [axis, axis + K) keeps the slices where it is true (non-zero). Output
+ * [...x.shape.slice(0, axis), count, ...x.shape.slice(axis + K)]. docs/masks.md.
+ */
+export function booleanMask<T extends DataArray, O extends BooleanMaskOptions<Widened<T>> = {}>(
+  x: TensorLike<T>, mask: TensorLike<DataArray>, opts?: O): MaskResult<Widened<T>, O>;
+
+/**
+ * ONNX Compress: the slices of x along opts.axis where the 1-D condition is true (a shorter
+ * condition selects from its length only); with no axis, the elements of x flattened. docs/masks.md.
+ */
+export function compress<T extends DataArray, O extends BooleanMaskOptions<Widened<T>> = {}>(
+  x: TensorLike<T>, condition: TensorLike<DataArray>, opts?: O): MaskResult<Widened<T>, O>;
+
+export interface MaskedScatterOptions<T extends DataArray> extends Omit<CommonOptions<T>, 'outOfRange' | 'negativeIndices'> {
+  /** Write into x itself, a ResidentTensor (returned). */
+  inPlace?: boolean;
+  /** x's and source's bits in Uint16Arrays are float16 or bfloat16. */
+  dtype?: 'float16' | 'bfloat16';
+}
+
+/**
+ * torch.Tensor.masked_scatter: x with the elements where mask (of x's shape) is true, in row-major
+ * order, taking source's first values; source must hold at least that many. docs/masks.md.
+ */
+export function maskedScatter<T extends DataArray, O extends MaskedScatterOptions<Widened<T>> = {}>(
+  x: TensorLike<T>, mask: TensorLike<DataArray>, source: TensorLike<T>, opts?: O): OpResult<Widened<T>, O>;
+
 export interface UploadOptions {
   /**
    * 'uint4' or 'int4': tensor.data holds two 4-bit codes a byte (ceil(n / 2) bytes for a shape of

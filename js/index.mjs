@@ -22,6 +22,10 @@ export { tensorScatter } from './ops/tensor-scatter.mjs';
 export { embeddingBag } from './ops/embedding-bag.mjs';
 export { embeddingBagBackward } from './ops/embedding-bag-backward.mjs';
 export { segmentReduce } from './ops/segment-reduce.mjs';
+export { nonZero } from './ops/non-zero.mjs';
+export { booleanMask } from './ops/boolean-mask.mjs';
+export { compress } from './ops/compress.mjs';
+export { maskedScatter } from './ops/masked-scatter.mjs';
 // A call bound once to its arguments and run many times (js/prepared.mjs).
 export { prepare, PreparedCall } from './prepared.mjs';
 

@@ -1,8 +1,8 @@
 // Types for wasm-gather/tfjs, the one copy: what require() gives (js/tfjs.cjs) and, re-exported by
 // tfjs.d.ts, what import gives (js/tfjs.mjs): TensorFlow.js's GatherV2, GatherNd, ScatterNd,
 // TensorScatterUpdate, UnsortedSegmentSum, SparseSegmentSum and SparseSegmentMean kernels served
-// by wasm-gather, and TensorFlow's gradients of GatherNd, ScatterNd, TensorScatterUpdate,
-// SparseSegmentSum and SparseSegmentMean.
+// by wasm-gather, its RaggedGather kernel, and TensorFlow's gradients of GatherNd, ScatterNd,
+// TensorScatterUpdate, SparseSegmentSum and SparseSegmentMean.
 // @tensorflow/tfjs-core is an optional peer dependency: its namespace is typed here by the few
 // members the adapter uses, so these types need nothing of it.
 
@@ -49,7 +49,7 @@ export interface KernelEntry {
  * Also registers TensorFlow's gradients of GatherNd, ScatterNd, TensorScatterUpdate,
  * SparseSegmentSum and SparseSegmentMean (tfjs-core 4.22 has none; one tf already has is left
  * alone), and, on the given backends, the SparseSegmentSumGrad and SparseSegmentMeanGrad kernels
- * they call (not in the list).
+ * they call and the RaggedGather kernel (tf.raggedGather; new on 'wasm'), none of them in the list.
  */
 export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): Promise<KernelEntry[]>;
 
@@ -61,7 +61,7 @@ export function registerKernels(tf: TfjsCoreNamespace, opts?: RegisterOptions): 
 export function unregisterKernels(tf: TfjsCoreNamespace): KernelEntry[];
 
 export interface KernelStats {
-  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', 'wasm/SparseSegmentMean', 'wasm/SparseSegmentMeanGrad', ...). */
+  /** Calls served by wasm-gather, by 'backend/kernel' ('cpu/GatherV2', 'wasm/SparseSegmentMean', 'wasm/SparseSegmentMeanGrad', 'wasm/RaggedGather', ...). */
   calls: Record<string, number>;
   /** Calls handed to the kernel registered before (other dtypes). */
   fallbacks: Record<string, number>;

@@ -12,6 +12,9 @@
 // Infinity in x makes every segment NaN, and on wasm the sparse segment kernels' unchecked sizes
 // (docs/api.md#tensorflowjs lists them).
 //
+// RaggedGather (tf.raggedGather) too, on both backends (tfjs-backend-wasm has none): its splits
+// computed in JS, its dense values' rows copied by GatherV2's op (js/tfjs-ragged-gather.mjs).
+//
 // Gradients: registerKernels also registers TensorFlow's own gradients of GatherNd, ScatterNd,
 // TensorScatterUpdate, SparseSegmentSum and SparseSegmentMean (tfjs-core 4.22 has none of them;
 // one that tfjs has is left alone), written in tfjs ops so that they run on any backend, and
@@ -35,13 +38,17 @@ import { init, upload } from './index.mjs';
 import { OPS } from './ops/index.mjs';
 import { getState } from './state.mjs';
 import { checkOptionNames, sameShape } from './tensor.mjs';
+import { raggedGatherKernel } from './tfjs-ragged-gather.mjs';
 
-// The ops that serve tfjs kernels (their descriptors' `tfjs`), by the kernel's name.
+// The ops that serve tfjs kernels (their descriptors' `tfjs`), by the kernel's name; and the
+// kernels served by another kernel's op: RaggedGather's dense values are rows copied by GatherV2's.
 const SERVES = Object.fromEntries(OPS.flatMap((d) => (d.tfjs ?? []).map((k) => [k, d])));
-// TensorFlow's kernels of the sparse segment reductions' gradients, which tfjs does not have: the
-// adapter registers them beside its others, for its gradients (not listed in what registerKernels
-// and unregisterKernels return, which name the kernels of tfjs's ops).
-const GRAD_KERNELS = ['SparseSegmentSumGrad', 'SparseSegmentMeanGrad'];
+SERVES.RaggedGather = SERVES.GatherV2;
+// Kernels registered beside the others but not listed in what registerKernels and
+// unregisterKernels return (the first seven, GatherV2 to SparseSegmentMean: a list callers
+// count): TensorFlow's kernels of the sparse segment reductions' gradients, which tfjs does
+// not have (for the adapter's gradients), and RaggedGather.
+const UNLISTED = ['SparseSegmentSumGrad', 'SparseSegmentMeanGrad', 'RaggedGather'];
 const KERNELS = Object.keys(SERVES);
 const BACKENDS = ['cpu', 'wasm'];
 // The dtypes each kernel serves; the others go to the kernel registered before. (Sums of bools are
@@ -73,7 +80,7 @@ const guests = new Map();
 /**
  * Registers wasm-gather's kernels (KERNELS) for the given backends (default: those of 'cpu'
  * and 'wasm' that are registered with tf), after init() of wasm-gather if it is not initialised.
- * Resolves to [{ kernelName, backendName }] of what it registered.
+ * Resolves to [{ kernelName, backendName }] of what it registered (but the UNLISTED kernels).
  */
 export async function registerKernels(tf, opts = {}) {
   checkNamespace(tf, 'registerKernels');
@@ -112,7 +119,7 @@ export async function registerKernels(tf, opts = {}) {
         },
       });
       state.entries.push({ kernelName, backendName, original });
-      if (!GRAD_KERNELS.includes(kernelName)) done.push({ kernelName, backendName });
+      if (!UNLISTED.includes(kernelName)) done.push({ kernelName, backendName });
     }
   }
   registerGradients(tf, state);
@@ -132,7 +139,7 @@ export function unregisterKernels(tf) {
   for (const { kernelName, backendName, original } of state.entries) {
     if (tf.getKernel(kernelName, backendName)) tf.unregisterKernel(kernelName, backendName);
     if (original) tf.registerKernel(original);
-    if (!GRAD_KERNELS.includes(kernelName)) undone.push({ kernelName, backendName });
+    if (!UNLISTED.includes(kernelName)) undone.push({ kernelName, backendName });
   }
   // The gradients it registered, where they are still the registered ones (tfjs's registry of
   // gradients is global: one registered since by someone else is theirs, and stays).
@@ -429,6 +436,7 @@ const KERNEL_FUNCS = {
   TensorScatterUpdate: tensorScatterUpdateKernel, UnsortedSegmentSum: unsortedSegmentSumKernel,
   SparseSegmentSum: sparseSegmentSumKernel, SparseSegmentMean: sparseSegmentMeanKernel,
   SparseSegmentSumGrad: sparseSegmentSumGradKernel, SparseSegmentMeanGrad: sparseSegmentMeanGradKernel,
+  RaggedGather: raggedGatherKernel({ access, unserved, fallback, served: (key) => count(stats.calls, key) }),
 };
 
 // Whether the kernel registered for kernelName on the current backend is the adapter's and can

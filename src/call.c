@@ -123,6 +123,13 @@ wg_status wg_call_shape(wg_call* c) {
 /* The record holds the plan its shape query made for its op. */
 static int has_plan(const wg_call* c) { return c->op >= 0 && c->op < WG_OP_COUNT && c->planned == c->op + 1; }
 
+/* The plan run; a data-dependent output's true shape (src/op.h: count_dim) into the record. */
+static wg_status run_plan(wg_pool* pool, wg_plan* plan, wg_call* c) {
+  wg_status st = wg_run_plan(pool, plan, c, &c->err);
+  if (st == WG_OK && plan->count_dim) c->tensors[WG_TENSOR_out].shape[plan->count_dim - 1] = plan->out_shape[plan->count_dim - 1];
+  return st;
+}
+
 wg_status wg_call_run(wg_pool* pool, wg_call* c) {
   wg_plan* plan = (wg_plan*)(void*)c->plan.words;
   int planned = has_plan(c);
@@ -131,12 +138,12 @@ wg_status wg_call_run(wg_pool* pool, wg_call* c) {
     wg_status st = plan_call(c, plan);
     if (st != WG_OK) return st;
   }
-  return wg_run_plan(pool, plan, c, &c->err);
+  return run_plan(pool, plan, c);
 }
 
 wg_status wg_call_rerun(wg_pool* pool, wg_call* c) {
   if (!has_plan(c)) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  return wg_run_plan(pool, (wg_plan*)(void*)c->plan.words, c, &c->err);
+  return run_plan(pool, (wg_plan*)(void*)c->plan.words, c);
 }
 
 /* ---- the public API's wrappers (src/op_<name>.c) ---- */

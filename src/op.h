@@ -36,6 +36,10 @@ enum { WG_STAGE_IN_RUN = 1, WG_STAGE_IN_OFFSETS = 2 };
  * writes the output (the scatters' sort): when it runs, the runner's scan first (check_first) is
  * not needed. */
 enum { WG_STAGE_CHECKS = 4 };
+/* And another: the stage counts what a data-dependent output will hold (src/stage_mask.h): a run
+ * without an output address runs only these, and reports the count in the output's shape; the
+ * run after it skips them and uses what they kept. */
+enum { WG_STAGE_COUNTS = 8 };
 
 typedef struct wg_stage {
   const wg_stage_kind* kind;
@@ -78,6 +82,15 @@ typedef struct wg_plan {
   /* optional: checks what only the run can read (the segments of the fused gather-reduce) and
    * prepares the workspace from it, once the stages are bound and before any runs */
   wg_status (*validate)(const struct wg_plan* plan, const wg_call* c, wg_error_info* err);
+  /* optional: the error of a stage that stopped at its op's own rule, not at a bad index (the
+   * masks' source shorter than their count) */
+  wg_status (*stopped)(const struct wg_plan* plan, const wg_call* c, wg_error_info* err);
+  /* A data-dependent output (stage_mask.h): out_shape[count_dim - 1] is the most it can be (what
+   * the shape query reports), the count stages write the true count to *counted, and the run
+   * writes it there and into the record's output shape. 0: the plan knows the output's shape. */
+  size_t count_dim;
+  const size_t* counted;
+  int counts_kept; /* the runner's: the last run only counted, and the next uses its counts */
   size_t nstages;
   wg_stage stages[WG_MAX_STAGES];
 } wg_plan;

@@ -44,20 +44,22 @@ static size_t balanced_tile(size_t tile, size_t range, size_t threads) {
 }
 
 /* Every address the run reads or writes is set: the indices whenever there are any (the
- * out-of-range scan reads them), the other inputs and the output when the output is not empty
+ * out-of-range scan reads them), a mask likewise (it is counted), the other inputs and the output when the output is not empty
  * (in the offsets mode, the offsets instead of the data and the output), the workspace when the
- * plan asks for one. */
+ * plan asks for one; no output in a run that only counts. */
 static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, size_t out_count,
-                         int offsets_mode) {
+                         int offsets_mode, int count_only) {
   for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
     const wg_tensor* t = &c->tensors[r];
     if (!((takes >> r) & 1) || r == WG_TENSOR_offsets || r == WG_TENSOR_workspace || t->ptr) continue;
+    if (r == WG_TENSOR_out && count_only) continue;
     if (r == WG_TENSOR_out_indices) {
       if (plan->out_indices && out_count) return 0;
     } else if (r == WG_TENSOR_out_weights) {
       if (plan->out_weights && present(&c->tensors[WG_TENSOR_indices]) &&
           wg_prod(c->tensors[WG_TENSOR_indices].shape, 0, c->tensors[WG_TENSOR_indices].rank)) return 0;
-    } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments) {
+    } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments || r == WG_TENSOR_mask ||
+               (plan->count_dim && r == WG_TENSOR_data)) { /* read whatever the output's size */
       if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
     } else if (out_count && !offsets_mode && (r == WG_TENSOR_out || present(t))) {
       return 0;
@@ -130,13 +132,18 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr && plan->offsets_blocks;
-  if (!addresses_set(plan, c, takes, out_count, offsets_mode)) {
+  /* A data-dependent output without an address: this run only counts (WG_STAGE_COUNTS). */
+  int count_only = plan->count_dim && !c->tensors[WG_TENSOR_out].ptr && !plan->counts_kept && !offsets_mode;
+  int counts_kept = plan->counts_kept;
+  plan->counts_kept = 0;
+  if (!addresses_set(plan, c, takes, out_count, offsets_mode, count_only)) {
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   /* Small calls run on the caller alone: waking the pool costs more than it saves. What a call
    * moves is its output, or for an op whose output starts as data, its own work plus the copy of
    * data (none in place). */
   size_t work = out_bytes;
+  if (plan->count_dim) work = plan->work_bytes;
   if (plan->from_data) {
     work = plan->work_bytes;
     if (c->tensors[WG_TENSOR_out].ptr != c->tensors[WG_TENSOR_data].ptr) work += out_bytes;
@@ -157,7 +164,9 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   size_t ranges[WG_MAX_STAGES];
   for (size_t i = 0; i < plan->nstages; ++i) {
     const wg_stage* st = &plan->stages[i];
-    ranges[i] = !(st->kind->when & when) ? 0 : st->kind->range ? st->kind->range(st->job, st->range) : st->range;
+    int counts = (st->kind->when & WG_STAGE_COUNTS) != 0;
+    ranges[i] = !(st->kind->when & when) || (count_only && !counts) || (counts_kept && counts) ? 0
+                : st->kind->range ? st->kind->range(st->job, st->range) : st->range;
     if (ranges[i] && (st->kind->when & WG_STAGE_CHECKS)) checked = 1;
   }
   int scan = plan->check.dim_sizes && present(idx) && c->attrs[WG_ATTR_out_of_range] == WG_OOB_ERROR;
@@ -172,12 +181,17 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     wg_parallelize_1d(p, run_tile, &r, ranges[i], balanced_tile(r.stage->tile, ranges[i], threads), threads);
     failed = atomic_load(&r.failed);
   }
+  if (failed && plan->stopped) return plan->stopped(plan, c, err);
   /* In WG_OOB_ERROR mode a stage stops at a bad index, which is found and reported here (and
    * looked for when the output is empty: no stage looked then). */
   if (scan && (failed || out_count == 0) && find_bad_index(plan, c, err)) return WG_ERR_INDEX_OUT_OF_RANGE;
   /* A stage stopped, yet no index is bad: the stage and the check disagree. Never OK: the output
    * is not written. */
   if (failed) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_INDICES, -1, -1, -1);
+  if (plan->count_dim) { /* the true count (call.c reports it), kept for the next run if this one only counted */
+    plan->out_shape[plan->count_dim - 1] = *plan->counted;
+    plan->counts_kept = count_only;
+  }
   return WG_OK;
 }
 

@@ -87,6 +87,13 @@ typedef enum wg_status {
                                         with weights); its table absent (-2), not the gradient's
                                         type (-3), its rank (-1) or shape[err->dim] (err->value)
                                         not [rows, ...the gradient's row] (err->limit) */
+  WG_ERR_MASK_SHAPE = 31,            /* the mask's rank (err->dim = -1: err->value, err->limit
+                                        the most) or mask.shape[err->dim] (err->value) is not the
+                                        data's dimension it covers (err->limit); a 1-D condition
+                                        longer (err->dim = -2: err->value) than what it selects
+                                        from (err->limit); a mask of no whole-byte type (-3) */
+  WG_ERR_MASK_SOURCE = 32,           /* the source holds err->value elements, fewer than the
+                                        mask's err->limit true elements */
 } wg_status;
 
 /* Which argument an error is about. */
@@ -107,6 +114,7 @@ typedef enum wg_arg {
   WG_ARG_INITIAL = 13,      /* segment_reduce: the initial value */
   WG_ARG_MAX_INDICES = 14,  /* embedding_bag_backward: the forward's max indices */
   WG_ARG_TABLE = 15,        /* embedding_bag_backward: the table (the weights' gradient) */
+  WG_ARG_MASK = 16,         /* the masks' ops: mask / condition */
 } wg_arg;
 
 typedef enum wg_index_type {

@@ -2,11 +2,15 @@
 // TensorFlow.js adapter, the demo, common/op-caller.mjs, the tests) reads this list. An op's
 // public function is exported by the entry points (js/index.mjs, js/index.cjs).
 import embeddingBagBackward from './embedding-bag-backward.mjs';
+import booleanMask from './boolean-mask.mjs';
+import compress from './compress.mjs';
 import embeddingBag from './embedding-bag.mjs';
 import gatherBlockQuantized from './gather-block-quantized.mjs';
 import gatherND from './gather-nd.mjs';
 import gather from './gather.mjs';
 import indexReduce from './index-reduce.mjs';
+import maskedScatter from './masked-scatter.mjs';
+import nonZero from './non-zero.mjs';
 import scatterND from './scatter-nd.mjs';
 import scatter from './scatter.mjs';
 import segmentReduce from './segment-reduce.mjs';
@@ -14,7 +18,7 @@ import take from './take.mjs';
 import tensorScatter from './tensor-scatter.mjs';
 
 export const OPS = [take, gatherND, gather, gatherBlockQuantized, scatter, scatterND, indexReduce, tensorScatter,
-  embeddingBag, embeddingBagBackward, segmentReduce];
+  embeddingBag, embeddingBagBackward, segmentReduce, nonZero, booleanMask, compress, maskedScatter];
 
 /** The descriptor of the op named `name` in the API, or undefined. */
 export const opNamed = (name) => OPS.find((d) => d.name === name);

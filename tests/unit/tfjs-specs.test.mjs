@@ -4,16 +4,12 @@
 // every spec passes but those listed in EXPECTED_TO_DIFFER (each failing for its stated reason),
 // and the adapter's kernels must really have served them, none handed to tfjs's own.
 //
-// The specs are ES modules written for a bundler (extensionless imports, require of
-// jasmine-core), so they are bundled with esbuild (tests/lib/tfjs-bundle.mjs), together with
-// tfjs-core, its gradients and both backends: one copy of tfjs-core for all of them.
+// The specs are run, bundled with tfjs, and their results checked by tests/lib/tfjs-specs.mjs.
 import assert from 'node:assert/strict';
-import { createRequire } from 'node:module';
 import { after, before, test } from 'node:test';
 import { kernelStats, registerKernels, unregisterKernels } from '../../js/tfjs.mjs';
-import { coreDist, loadTfjs } from '../lib/tfjs-bundle.mjs';
+import { checkSpecResults, runTfjsSpecs, specName } from '../lib/tfjs-specs.mjs';
 
-const require = createRequire(import.meta.url);
 // Each spec file (upstream: tfjs-core/src/ops/<name>.ts), the name of its describeWithFlags, and
 // how many specs it holds in tfjs-core 4.22 (a file missing from the bundle would pass vacuously).
 const SPECS = [
@@ -38,28 +34,18 @@ const KERNELS = ['GatherV2', 'GatherNd', 'ScatterNd', 'TensorScatterUpdate', 'Un
 const EXPECTED_TO_DIFFER = {};
 
 let tf;
-const results = []; // jasmine's specDone results
-const specName = (r) => r.fullName.replace(/ (cpu|wasm) \{[^}]*\}/, ''); // '<suite> <spec>'
-const backendOf = (r) => / (cpu|wasm) \{/.exec(r.fullName)?.[1];
+let results = []; // jasmine's specDone results
 
 before(async () => {
-  // jasmine, with its globals, before the bundle defines the suites. No spec filter: every spec runs.
-  const jasmineRequire = require('jasmine-core/lib/jasmine-core/jasmine.js');
-  const jasmine = jasmineRequire.core(jasmineRequire);
-  const env = jasmine.getEnv();
-  Object.assign(globalThis, jasmineRequire.interface(jasmine, env));
-  env.configure({ random: false, stopOnSpecFailure: false });
-  env.addReporter({ specDone: (r) => results.push(r) });
-
-  tf = await loadTfjs({
-    // First in the bundle: the test environments, set before the specs' describeWithFlags runs.
-    prelude: `import { setTestEnvs } from ${JSON.stringify(`${coreDist}/jasmine_util.js`)};
-setTestEnvs(${JSON.stringify(BACKENDS.map((b) => ({ name: b, backendName: b, isDataSync: true })))});\n`,
-    imports: SPECS.map((s) => `${coreDist}/${s.file}`),
-  });
-  const done = await registerKernels(tf, { backends: BACKENDS });
-  assert.equal(done.length, BACKENDS.length * KERNELS.length, 'every kernel on both backends');
-  await env.execute();
+  // No spec filter: every spec runs.
+  ({ tf, results } = await runTfjsSpecs({
+    files: SPECS.map((s) => s.file),
+    backends: BACKENDS,
+    register: async (t) => {
+      const done = await registerKernels(t, { backends: BACKENDS });
+      assert.equal(done.length, BACKENDS.length * KERNELS.length, 'every kernel on both backends');
+    },
+  }));
 });
 
 after(() => {
@@ -75,27 +61,8 @@ test('the expected-to-differ list names real specs, each with a reason', () => {
 
 for (const backend of BACKENDS) {
   test(`tfjs-core's gather, gatherND, scatterND, tensorScatterUpdate, unsortedSegmentSum, sparseSegmentSum and sparseSegmentMean specs on ${backend} with wasm-gather's kernels`, (t) => {
-    const all = results.filter((r) => backendOf(r) === backend);
-    assert.deepEqual(all.filter((r) => r.status !== 'passed' && r.status !== 'failed').map((r) => `${r.fullName}: ${r.status}`), [],
-      'no spec is skipped or excluded');
-    // Exactly the listed specs fail, and each for its reason.
-    const failed = all.filter((r) => r.status === 'failed');
-    const expected = Object.entries(EXPECTED_TO_DIFFER).filter(([, e]) => e.backends.includes(backend)).map(([n]) => n);
-    const why = (r) => r.failedExpectations.map((e) => e.message).join('; ');
-    assert.deepEqual(failed.map((r) => `${specName(r)}: ${why(r)}`).filter((s) => !expected.some((n) => s.startsWith(`${n}: `))), [],
-      'no other spec fails');
-    for (const name of expected) {
-      const r = failed.find((f) => specName(f) === name);
-      assert.ok(r, `${name} passes on ${backend}: drop it from EXPECTED_TO_DIFFER`);
-      for (const e of r.failedExpectations) assert.match(e.message, EXPECTED_TO_DIFFER[name].message, `${name}: ${EXPECTED_TO_DIFFER[name].reason}`);
-    }
-    // Every file's specs ran, all of them.
-    const counts = SPECS.map(({ suite, specs }) => {
-      const mine = all.filter((r) => r.fullName.startsWith(`${suite} ${backend} {`));
-      const passed = mine.filter((r) => r.status === 'passed').length;
-      assert.equal(mine.length, specs, `${suite}: ${mine.length} specs found, ${specs} expected`);
-      return `${suite} ${passed}/${mine.length}`;
-    });
+    // None skipped, exactly the listed specs fail, each for its reason, every file's specs ran.
+    const { failed, counts } = checkSpecResults(results, backend, SPECS, EXPECTED_TO_DIFFER);
     t.diagnostic(`${backend}: ${counts.join(', ')}; ${failed.length} expected to differ`);
     // The adapter served them: every kernel was called on this backend, and handed nothing on.
     const { calls, fallbacks, inPlace } = kernelStats();
