@@ -413,7 +413,7 @@ function countedTarget(op, opts, Type, shape, length, owner, inputs, like) {
   const r = out instanceof ResidentTensor ? live(out, op, 'opts.out', owner) : undefined;
   const GivenType = r ? r.Type : ArrayBuffer.isView(out) ? out.constructor : undefined;
   if (GivenType !== Type) {
-    throw new TypeError(`${op}: opts.out must be a ${Type.name} (or a resident one) like ${like ?? 'the data'}, got ${r ? `a resident ${r.Type.name}` : typeName(out)}`);
+    throw new TypeError(`${op}: opts.out must be ${/^[AEIOU]/.test(Type.name) ? 'an' : 'a'} ${Type.name} (or a resident one) like ${like ?? 'the data'}, got ${r ? `a resident ${r.Type.name}` : typeName(out)}`);
   }
   const has = r ? r.length : out.length;
   if (has < length) {

@@ -483,9 +483,26 @@ export interface MaskOptions<T extends DataArray> {
   resident?: boolean;
 }
 
-/** What the masks' ops return: a ResidentTensor for { resident: true }, else { data, shape }. */
-export type MaskResult<T extends DataArray, O> = O extends { resident: true } ? ResidentTensor<T>
-  : O extends { out: ResidentTensor<T> } ? { data: ResidentTensor<T>; shape: number[] } : Result<T>;
+/**
+ * What the masks' ops return: a ResidentTensor for { resident: true }, { data: opts.out, shape }
+ * for a resident opts.out, a Result for neither, and either (the union) where the type of the
+ * options does not tell, as OpResult: `resident` a boolean (`const o = { resident: true }`), or
+ * `out` one of a TypedArray and a ResidentTensor.
+ */
+export type MaskResult<T extends DataArray, O> =
+  O extends { resident: infer R }
+    ? [R] extends [true] ? ResidentTensor<T>
+      : [R] extends [false | undefined | null] ? MaskOutResult<T, O>
+      : MaskOutResult<T, O> | ResidentTensor<T>
+    : MaskOutResult<T, O>;
+
+/** MaskResult for what opts.out is: a ResidentTensor (the result's data), a TypedArray, or either. */
+export type MaskOutResult<T extends DataArray, O> =
+  O extends { out: infer U }
+    ? [U] extends [ResidentTensor<any>] ? { data: ResidentTensor<T>; shape: number[] }
+      : [U] extends [DataArray | undefined | null] ? Result<T>
+      : Result<T> | { data: ResidentTensor<T>; shape: number[] }
+    : Result<T>;
 
 export interface NonZeroOptions extends MaskOptions<Int32Array | BigInt64Array> {
   /** 'onnx': [rank, count] (the default); 'torch': [count, rank], also tf.where's. */
@@ -532,10 +549,11 @@ export interface MaskedScatterOptions<T extends DataArray> extends Omit<CommonOp
 
 /**
  * torch.Tensor.masked_scatter: x with the elements where mask (of x's shape) is true, in row-major
- * order, taking source's first values; source must hold at least that many. docs/masks.md.
+ * order, taking source's first values; source must hold at least that many. With { inPlace: true }
+ * it returns x, the resident tensor it updated (as the scatters). docs/masks.md.
  */
 export function maskedScatter<T extends DataArray, O extends MaskedScatterOptions<Widened<T>> = {}>(
-  x: TensorLike<T>, mask: TensorLike<DataArray>, source: TensorLike<T>, opts?: O): OpResult<Widened<T>, O>;
+  x: TensorLike<T>, mask: TensorLike<DataArray>, source: TensorLike<T>, opts?: O): ScatterResult<Widened<T>, O>;
 
 export interface UploadOptions {
   /**

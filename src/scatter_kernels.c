@@ -167,9 +167,9 @@ static inline size_t add_f64_v128(double* restrict d, const double* restrict s, 
  * (of the elements op) have a loop of their own, with no call an item; rows call the row kernel,
  * which is not inlined there (one copy of each vectorized loop: 40% less code, the same speed). */
 #define WG_NOINLINE __attribute__((noinline))
-/* Integer and 16-bit float products, maxima and minima (rare in a model's scatters) compiled for
- * size, not unrolled and vectorized: about 12 KiB of the module, which keeps it under webpack's
- * 244 KiB hint. */
+/* Integer and 16-bit float products, maxima and minima (rare in a model's scatters), their row and
+ * item kernels, compiled for size, not unrolled and vectorized: about 25 KiB of the module, which
+ * keeps it under webpack's 244 KiB hint. */
 #ifdef __clang__
 #define SMALL_INT __attribute__((minsize))
 #else
@@ -208,7 +208,7 @@ static inline size_t add_f64_v128(double* restrict d, const double* restrict s, 
     }                                                                                             \
     ROW_BODY(op, KIND, T)                                                                         \
   }                                                                                               \
-  static void apply_##op##_##name(void* out, const void* updates, const size_t* dest,             \
+  SMALL_##op##_##KIND static void apply_##op##_##name(void* out, const void* updates, const size_t* dest, \
                                   const size_t* items, const size_t* srcs, size_t n, size_t row,   \
                                   size_t step) {                                                  \
     T* o = out;                                                                                   \

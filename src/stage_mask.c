@@ -2,10 +2,9 @@
 
 #include <string.h>
 
+#include "copy_kernels.h"
 #include "parallel.h"
 
-/* Positions of true elements found a batch at a time (on the stack: a thread's is small). */
-#define BATCH 64
 /* Chunks: about a tile of output each where the mask is all true, within these bounds (a chunk's
  * count and offset are a word each of workspace; the prefix is serial over them). */
 #define CHUNK_MIN 256
@@ -29,8 +28,8 @@ static uint64_t keep_bits(const wg_mask_job* j) {
 
 #ifdef __wasm_simd128__
 #include <wasm_simd128.h>
-/* 16 bytes of mask a step: the kept bits of each element splatted, and the true elements of the
- * step at p (one lane-wise compare and a bitmask's popcount, whatever the width). */
+/* 16 bytes of mask a step, whatever the width: the kept bits of each element splatted, and the
+ * step's true lanes as the bits of one lane-wise compare's bitmask. */
 static v128_t keep_vector(const wg_mask_job* j) {
   uint64_t keep = keep_bits(j);
   switch (j->mask_bytes) {
@@ -40,13 +39,14 @@ static v128_t keep_vector(const wg_mask_job* j) {
     default: return wasm_i64x2_splat((int64_t)keep);
   }
 }
-static size_t count_step(const uint8_t* p, size_t bytes, v128_t keep) {
+/* The true lanes of the 16 bytes at p, a bit each (lane order). */
+static uint32_t step_bits(const uint8_t* p, size_t bytes, v128_t keep) {
   v128_t v = wasm_v128_and(wasm_v128_load(p), keep), z = wasm_i64x2_splat(0);
   switch (bytes) {
-    case 1: return (size_t)__builtin_popcount(wasm_i8x16_bitmask(wasm_i8x16_ne(v, z)));
-    case 2: return (size_t)__builtin_popcount(wasm_i16x8_bitmask(wasm_i16x8_ne(v, z)));
-    case 4: return (size_t)__builtin_popcount(wasm_i32x4_bitmask(wasm_i32x4_ne(v, z)));
-    default: return (size_t)__builtin_popcount(wasm_i64x2_bitmask(wasm_i64x2_ne(v, z)));
+    case 1: return wasm_i8x16_bitmask(wasm_i8x16_ne(v, z));
+    case 2: return wasm_i16x8_bitmask(wasm_i16x8_ne(v, z));
+    case 4: return wasm_i32x4_bitmask(wasm_i32x4_ne(v, z));
+    default: return wasm_i64x2_bitmask(wasm_i64x2_ne(v, z));
   }
 }
 #endif
@@ -58,36 +58,12 @@ static size_t count_true(const wg_mask_job* j, size_t from, size_t end) {
   size_t n = 0;
 #ifdef __wasm_simd128__
   const v128_t kv = keep_vector(j);
-  for (const size_t step = 16 / w; end - from >= step; from += step) n += count_step(j->mask + from * w, w, kv);
+  for (const size_t step = 16 / w; end - from >= step; from += step) n += (size_t)__builtin_popcount(step_bits(j->mask + from * w, w, kv));
 #endif
 #ifdef __clang__
 #pragma clang loop vectorize(disable)
 #endif
   for (; from < end; ++from) n += (element(j->mask, from, w) & keep) != 0;
-  return n;
-}
-
-/* The true elements among mask elements [*at, end), at most max of them, into pos; *at moves
- * past the last element looked at. A step of 16 bytes with none is skipped at once. */
-static size_t find_true(const wg_mask_job* j, size_t* at, size_t end, size_t* pos, size_t max) {
-  const size_t w = j->mask_bytes;
-  const uint64_t keep = keep_bits(j);
-  size_t n = 0, i = *at;
-#ifdef __wasm_simd128__
-  const v128_t kv = keep_vector(j);
-  const size_t step = 16 / w;
-#endif
-  while (i < end && n < max) {
-#ifdef __wasm_simd128__
-    if (end - i >= step && !wasm_v128_any_true(wasm_v128_and(wasm_v128_load(j->mask + i * w), kv))) {
-      i += step;
-      continue;
-    }
-#endif
-    if (element(j->mask, i, w) & keep) pos[n++] = i;
-    ++i;
-  }
-  *at = i;
   return n;
 }
 
@@ -118,16 +94,6 @@ static int run_prefix(void* ctx, size_t start, size_t count) {
   return j->write != WG_MASK_SOURCE || sum <= j->source_len;
 }
 
-static void copy_item(uint8_t* dst, const uint8_t* src, size_t bytes) {
-  switch (bytes) {
-    case 1: *dst = *src; break;
-    case 2: memcpy(dst, src, 2); break;
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    default: memcpy(dst, src, bytes);
-  }
-}
-
 /* Element k of the output's indices: v, as int32 or int64. */
 static void put_index(uint8_t* out, size_t k, size_t width, size_t v) {
   if (width == 4) {
@@ -139,28 +105,79 @@ static void put_index(uint8_t* out, size_t k, size_t width, size_t v) {
   }
 }
 
-/* The true elements of chunk k written from its offset on: n of them at most (the count). */
+/* Each true element p of mask elements [at, end), in order, the n-th of the output from next on
+ * (at most up to last: the count): BODY run with p and next. 16 bytes of mask a step, their true
+ * lanes as bits, taken in order; the rest an element at a time. */
+#ifdef __wasm_simd128__
+#define FOR_EACH_TRUE(j, at, end, next, last, BODY)                                       \
+  do {                                                                                     \
+    const size_t w_ = (j)->mask_bytes, step_ = 16 / w_;                                    \
+    const uint64_t keep_ = keep_bits(j);                                                   \
+    const v128_t kv_ = keep_vector(j);                                                     \
+    while ((at) < (end) && (next) < (last)) {                                              \
+      size_t base_ = (at);                                                                 \
+      uint32_t bits_;                                                                      \
+      if ((end) - (at) >= step_) {                                                         \
+        bits_ = step_bits((j)->mask + (at) * w_, w_, kv_);                                 \
+        (at) += step_;                                                                     \
+      } else {                                                                             \
+        bits_ = (element((j)->mask, (at), w_) & keep_) != 0;                               \
+        (at) += 1;                                                                         \
+      }                                                                                    \
+      for (; bits_ && (next) < (last); bits_ &= bits_ - 1, ++(next)) {                     \
+        size_t p = base_ + (size_t)__builtin_ctz(bits_);                                   \
+        BODY;                                                                              \
+      }                                                                                    \
+    }                                                                                      \
+  } while (0)
+#else
+#define FOR_EACH_TRUE(j, at, end, next, last, BODY)                                       \
+  do {                                                                                     \
+    const size_t w_ = (j)->mask_bytes;                                                     \
+    const uint64_t keep_ = keep_bits(j);                                                   \
+    for (; (at) < (end) && (next) < (last); ++(at)) {                                      \
+      if (element((j)->mask, (at), w_) & keep_) {                                          \
+        size_t p = (at);                                                                   \
+        BODY;                                                                              \
+        ++(next);                                                                          \
+      }                                                                                    \
+    }                                                                                      \
+  } while (0)
+#endif
+
+/* An element of T copied (no call: a load and a store). */
+#define COPY_AS(T, dst, src)  \
+  do {                        \
+    T v_;                     \
+    memcpy(&v_, (src), sizeof v_); \
+    memcpy((dst), &v_, sizeof v_); \
+  } while (0)
+
+/* The true elements of chunk k written from its offset on: no more than its count. Elements of 4
+ * and 8 bytes have loops of their own: a load and a store each, no call. */
 static void write_chunk(const wg_mask_job* j, size_t o, size_t k) {
   size_t at = k * j->chunk, end = chunk_end(j, k), next = j->counts[k], last = j->counts[k + 1];
   const size_t ib = j->item_bytes;
-  if (j->write == WG_MASK_SOURCE && j->out != j->data) memcpy(j->out + at * ib, j->data + at * ib, (end - at) * ib);
-  size_t pos[BATCH];
-  while (next < last && at < end) {
-    size_t n = find_true(j, &at, end, pos, last - next < BATCH ? last - next : BATCH);
-    for (size_t b = 0; b < n; ++b, ++next) {
-      size_t p = pos[b];
-      if (j->write == WG_MASK_SLICES) {
-        copy_item(j->out + (o * j->total + next) * ib, j->data + (o * j->stride + p) * ib, ib);
-      } else if (j->write == WG_MASK_SOURCE) {
-        copy_item(j->out + p * ib, j->source + next * ib, ib);
-      } else {
-        for (size_t d = j->rank; d-- > 0;) {
-          size_t v = p % j->shape[d];
-          p /= j->shape[d];
-          put_index(j->out, j->rows_first ? next * j->rank + d : d * j->total + next, ib, v);
-        }
+  uint8_t* out = j->out;
+  if (j->write == WG_MASK_SOURCE) {
+    const uint8_t* src = j->source;
+    if (out != j->data) memcpy(out + at * ib, j->data + at * ib, (end - at) * ib);
+    if (ib == 4) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint32_t, out + p * 4, src + next * 4));
+    else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, out + p * 8, src + next * 8));
+    else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(out + p * ib, src + next * ib, ib));
+  } else if (j->write == WG_MASK_SLICES) {
+    const uint8_t* in = j->data + o * j->stride * ib;
+    out += o * j->total * ib;
+    if (ib == 4) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint32_t, out + next * 4, in + p * 4));
+    else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, out + next * 8, in + p * 8));
+    else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(out + next * ib, in + p * ib, ib));
+  } else {
+    FOR_EACH_TRUE(j, at, end, next, last, {
+      for (size_t d = j->rank; d-- > 0;) {
+        put_index(out, j->rows_first ? next * j->rank + d : d * j->total + next, ib, p % j->shape[d]);
+        p /= j->shape[d];
       }
-    }
+    });
   }
 }
 

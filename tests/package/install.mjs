@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 export const root = fileURLToPath(new URL('../..', import.meta.url));
 // Copied to the same paths in the app, since they import each other by relative paths: the smoke
 // suite's files and common/ (the reference and the seed examples it checks against).
-const SMOKE_FILES = ['tests/package/smoke.mjs', 'tests/package/smoke-scatter.mjs', 'tests/package/smoke-bag.mjs', 'tests/lib/random-cases.mjs',
-  'tests/lib/quantized-cases.mjs', 'tests/lib/rng.mjs'];
+const SMOKE_FILES = ['tests/package/smoke.mjs', 'tests/package/smoke-scatter.mjs', 'tests/package/smoke-bag.mjs', 'tests/package/smoke-mask.mjs',
+  'tests/lib/random-cases.mjs', 'tests/lib/quantized-cases.mjs', 'tests/lib/rng.mjs'];
 
 const npm = (args, cwd) => execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'],
   { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,7 +1,7 @@
 // Type-checked with tsc --noEmit against the installed package: every export, used as documented.
 import {
-  dispose, gather, gatherBlockQuantized, gatherElements, gatherND, heapStats, indexReduce, init, ResidentTensor, scatter, scatterElements,
-  scatterND, take, tensorScatter, upload,
+  booleanMask, compress, dispose, gather, gatherBlockQuantized, gatherElements, gatherND, heapStats, indexReduce, init, maskedScatter, nonZero,
+  ResidentTensor, scatter, scatterElements, scatterND, take, tensorScatter, upload,
 } from 'wasm-gather';
 import type { GatherBlockQuantizedOptions, InitInfo, Result, Tensor } from 'wasm-gather';
 
@@ -31,6 +31,14 @@ const seg: Result<Float32Array> = indexReduce({ data: new Float32Array(4), shape
 const kv: ResidentTensor<Float32Array> = upload({ data: new Float32Array(16), shape: [2, 4, 2] });
 const kvOpts = { mode: 'circular', inPlace: true } as const;
 const kvSame: ResidentTensor<Float32Array> = tensorScatter(kv, { data: new Float32Array(8), shape: [2, 2, 2] }, { data: [3, 1], shape: [2] }, kvOpts);
+// The masks' ops: coordinates (int64: a BigInt64Array), the rows a mask keeps, ONNX Compress, and
+// torch's masked_scatter in place on a resident tensor.
+const where: Result<BigInt64Array> = nonZero(t, { layout: 'torch', indexType: 'int64' });
+const keptRows: Result<Int32Array> = booleanMask(t, { data: new Uint8Array([1, 0]), shape: [2] });
+const cols: ResidentTensor<Int32Array> = compress(t, { data: new Uint8Array([0, 1]), shape: [2] }, { axis: 1, resident: true });
+const filled: ResidentTensor<Float32Array> = maskedScatter(kv, { data: new Uint8Array(16), shape: [2, 4, 2] }, { data: new Float32Array(16), shape: [16] },
+  { inPlace: true });
+cols.dispose();
 kv.dispose();
 deq32.dispose();
 packed.dispose();
@@ -39,4 +47,4 @@ kept.dispose();
 table.dispose();
 dispose();
 export const used: unknown[] = [info.variant, info.threads, g.data, nd.shape, out.length, rows.data, ge.shape, deq.data, isPacked, heapInUse + memoryBytes + lastCallBytes,
-  hist.data, onnx.data, ndw.data, seg.shape, kvSame];
+  hist.data, onnx.data, ndw.data, seg.shape, kvSame, where.data, keptRows.shape, filled];

@@ -35,10 +35,32 @@ async function main(): Promise<void> {
   const sOpts: wg.ScatterOptions<Int32Array> = { reduce: 'max', includeSelf: false };
   // @ts-expect-error: in place it is the resident tensor, not a Result
   const notR: wg.Result<Int32Array> = wg.scatterND(rows, { data: [1], shape: [1, 1] }, { data: new Int32Array(3), shape: [1, 3] }, { inPlace: true });
+  // the masks' ops: int64 coordinates are a BigInt64Array; { resident: true } a ResidentTensor; a
+  // resident opts.out the result's data; maskedScatter in place the resident x
+  const coords: wg.Result<BigInt64Array> = wg.nonZero(rows, { indexType: 'int64', layout: 'torch' });
+  // @ts-expect-error: int64 coordinates are bigints
+  const notInt32: Int32Array = wg.nonZero(rows, { indexType: 'int64' }).data;
+  const nzOpts: wg.NonZeroOptions = { layout: 'onnx', indexType: 'int32' };
+  const keptCoords: wg.ResidentTensor<Int32Array> = wg.nonZero(rows, { resident: true });
+  const selected: wg.Result<Int32Array> = wg.booleanMask(rows, { data: new Uint8Array([1, 0]), shape: [2] });
+  const selectedInto: wg.ResidentTensor<Int32Array> = wg.booleanMask(rows, { data: new Uint8Array(6), shape: [2, 3] }, { out: rows }).data;
+  const bmOpts: wg.BooleanMaskOptions<Int32Array> = { axis: -1 };
+  const kept3: wg.ResidentTensor<Int32Array> = wg.compress(rows, { data: new Uint8Array([1, 0, 1]), shape: [3] }, { axis: 1, resident: true });
+  const mOpts: wg.MaskOptions<Int32Array> = { out: new Int32Array(6) };
+  const res: wg.MaskResult<Int32Array, {}> = wg.compress(rows, { data: new Uint8Array([1, 0, 1]), shape: [3] }, mOpts);
+  const written: wg.ResidentTensor<Int32Array> = wg.maskedScatter(rows, { data: new Uint8Array(6), shape: [2, 3] },
+    { data: new Int32Array(6), shape: [6] }, { inPlace: true });
+  const msOpts: wg.MaskedScatterOptions<Int32Array> = { resident: false };
+  // @ts-expect-error: in place it is the resident tensor, not a Result
+  const notW: wg.Result<Int32Array> = wg.maskedScatter(rows, { data: new Uint8Array(6), shape: [2, 3] }, { data: new Int32Array(6), shape: [6] },
+    { inPlace: true });
+  keptCoords.dispose();
+  kept3.dispose();
   rows.dispose();
   kept.dispose();
   wg.dispose();
-  console.log(built, either, notSurelyResident, r.data.length, same, sums, cache, sOpts, notR);
+  console.log(built, either, notSurelyResident, r.data.length, same, sums, cache, sOpts, notR, coords, notInt32, nzOpts, selected, selectedInto,
+    bmOpts, res, written, msOpts, notW);
 }
 main();
 

@@ -2,12 +2,12 @@
 // and bundler resolution): what a new user wrote and the types got wrong. Each
 // `@ts-expect-error` is a line that must not compile.
 import {
-  embeddingBag, embeddingBagBackward, gather, gatherBlockQuantized, gatherND, indexReduce, init, scatter, scatterElements, scatterND, segmentReduce, take,
-  tensorScatter, upload,
+  booleanMask, compress, embeddingBag, embeddingBagBackward, gather, gatherBlockQuantized, gatherND, indexReduce, init, maskedScatter, nonZero, scatter,
+  scatterElements, scatterND, segmentReduce, take, tensorScatter, upload,
 } from 'wasm-gather';
 import type {
-  ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, Reduce, ResidentTensor, Result, ScatterOptions, ScatterOutOfRange, Shape, TakeOptions,
-  WasmGatherError,
+  BooleanMaskOptions, ErrorCode, GatherBlockQuantizedOptions, GatherNDOptions, MaskedScatterOptions, MaskOptions, MaskResult, NonZeroOptions, Reduce,
+  ResidentTensor, Result, ScatterOptions, ScatterOutOfRange, Shape, TakeOptions, WasmGatherError,
 } from 'wasm-gather';
 import { kernelStats, registerKernels, unregisterKernels } from 'wasm-gather/tfjs';
 import type { KernelEntry, KernelStats, TfjsCoreNamespace } from 'wasm-gather/tfjs';
@@ -160,6 +160,73 @@ const seg: Result<Float64Array> = segmentReduce({ data: new Float64Array(6), sha
 // @ts-expect-error: reduce is required
 segmentReduce({ data: new Float64Array(6), shape: [3, 2] }, { lengths: [1, 2] });
 
+// 5c: the masks' ops. nonZero's coordinates are of opts.indexType; { resident: true } (inline, or
+// `as const`) gives a ResidentTensor, `resident` in a variable the union; a resident opts.out comes
+// back as the result's data (the shape says how much of it holds the output); maskedScatter's
+// { inPlace: true } gives back the resident x it updated.
+const cond = { data: new Uint8Array([1, 0, 1, 1]), shape: [2, 2] };
+const coords: Result<Int32Array> = nonZero(cond);
+const coords64: Result<BigInt64Array> = nonZero(cond, { indexType: 'int64', layout: 'torch' });
+const big64: BigInt64Array = coords64.data;
+// @ts-expect-error: int64 coordinates are bigints
+const notInt32: Int32Array = nonZero(cond, { indexType: 'int64' }).data;
+const coords32: Int32Array = nonZero(cond, { indexType: 'int32' }).data;
+const keptCoords: ResidentTensor<BigInt64Array> = nonZero(cond, { indexType: 'int64', resident: true });
+const keptCoordsConst: ResidentTensor<Int32Array> = nonZero(cond, { resident: true } as const);
+const halfCoords: Result<Int32Array> = nonZero({ data: new Uint16Array(4), shape: new Int32Array([4]) }, { dtype: 'bfloat16' });
+const fromResident: Result<Int32Array> = nonZero(cache);
+const coordsInto: Int32Array = nonZero(cond, { out: new Int32Array(8) }).data;
+const coordsIntoResident: ResidentTensor<Int32Array> = nonZero(cond, { out: upload({ data: new Int32Array(8), shape: [8] }) }).data;
+// @ts-expect-error: not a layout
+nonZero(cond, { layout: 'tf' });
+// @ts-expect-error: not an index type
+nonZero(cond, { indexType: 'int16' });
+const mask3 = { data: new Uint8Array([1, 0, 1]), shape: [3] };
+const masked: Result<Float32Array> = booleanMask(params, mask3, { axis: -2 });
+const maskedKept: ResidentTensor<Float32Array> = booleanMask(params, { data: new Float64Array(3), shape: [3] }, { resident: true });
+const maskedInto: Float32Array = booleanMask(params, mask3, { out: new Float32Array(6) }).data;
+const maskedIntoResident: ResidentTensor<Float32Array> = booleanMask(params, mask3, { out: cache }).data;
+const maskedShape: number[] = booleanMask(params, mask3, { out: cache }).shape;
+const maskFlag = { resident: true };
+const maskEither: Result<Float32Array> | ResidentTensor<Float32Array> = booleanMask(params, mask3, maskFlag);
+// @ts-expect-error: it may be a ResidentTensor
+const maskNotSurely: Result<Float32Array> = booleanMask(params, mask3, maskFlag);
+// @ts-expect-error: it may be a Result
+const maskNotSurelyResident: ResidentTensor<Float32Array> = booleanMask(params, mask3, maskFlag);
+// @ts-expect-error: out of another type than x's
+booleanMask(params, mask3, { out: new Int32Array(6) });
+// @ts-expect-error: a misspelt option (it throws at run time too)
+booleanMask(params, mask3, { axes: 1 });
+const compressed: Result<Float32Array> = compress(params, { data: new Uint8Array([0, 1]), shape: [2] }, { axis: 1 });
+const flat: Result<BigInt64Array> = compress({ data: new BigInt64Array(4), shape: [2, 2] }, { data: new Int8Array(3), shape: [3] });
+const compressedKept: ResidentTensor<Float32Array> = compress(params, mask3, { axis: 0, resident: true });
+// @ts-expect-error: the condition is a tensor, not a bare array
+compress(params, [0, 1]);
+const mask6 = { data: new Uint8Array(6), shape: [3, 2] };
+const scattered: Result<Float32Array> = maskedScatter(params, mask6, { data: new Float32Array(6), shape: [6] });
+const scatteredInPlace: ResidentTensor<Float32Array> = maskedScatter(cache, { data: new Uint8Array(16), shape: [2, 4, 2] },
+  { data: new Float32Array(16), shape: [16] }, { inPlace: true });
+const scatteredKept: ResidentTensor<Float32Array> = maskedScatter(params, mask6, { data: new Float32Array(6), shape: [6] }, { resident: true });
+const scatteredHalf: Result<Uint16Array> = maskedScatter({ data: new Uint16Array(2), shape: [2] }, { data: new Uint8Array(2), shape: [2] },
+  { data: new Uint16Array(1), shape: [1] }, { dtype: 'float16' });
+const inPlaceFlag = { inPlace: true };
+// @ts-expect-error: it may be the resident x
+const scatteredNotSurely: Result<Float32Array> = maskedScatter(cache, mask6, { data: new Float32Array(6), shape: [6] }, inPlaceFlag);
+// @ts-expect-error: source of another type than x's
+maskedScatter(params, mask6, { data: new Int32Array(6), shape: [6] });
+// @ts-expect-error: maskedScatter takes no axis
+maskedScatter(params, mask6, { data: new Float32Array(6), shape: [6] }, { axis: 0 });
+// options typed by their interfaces
+const maskOpts: MaskOptions<Float32Array> = { out: new Float32Array(6) };
+const viaMaskOpts: Result<Float32Array> = compress(params, mask3, maskOpts);
+const bmOpts: BooleanMaskOptions<Float32Array> = { axis: 1 };
+const viaBmOpts: Result<Float32Array> = booleanMask(params, { data: new Uint8Array(2), shape: [2] }, bmOpts);
+const nzOpts: NonZeroOptions = { layout: 'torch' };
+const viaNzOpts: Result<Int32Array> = nonZero(cond, nzOpts);
+const msOpts: MaskedScatterOptions<Float32Array> = { resident: false };
+const viaMsOpts: Result<Float32Array> = maskedScatter(params, mask6, { data: new Float32Array(6), shape: [6] }, msOpts);
+const named: MaskResult<Int32Array, { resident: true }> = keptCoordsConst;
+
 // 6: wasm-gather/tfjs (js/tfjs.d.ts, which re-exports js/tfjs.d.cts). tf: import * as tf from
 // '@tensorflow/tfjs-core', an optional peer not installed here.
 async function adapter(tf: TfjsCoreNamespace): Promise<KernelEntry[]> {
@@ -175,4 +242,6 @@ async function adapter(tf: TfjsCoreNamespace): Promise<KernelEntry[]> {
 export const used: unknown[] = [adapter, viaScatterOpts, notSurelyScattered, built, notNumber, eitherOk, notSurelyResident, notSurelyResult, kept, keptConst, plain,
   none, axisResult, inPlace, into, maybeInPlace, byFlag, viaTakeOpts, nd, deq, intoShared, fromShared, view, i32Shape,
   fromTyped, up, deqTyped, bins, written, writtenConst, copied, summed, segments, kept2, intoOut, half, big, reduce, oor, notResult,
-  bag, fromRow, bagQ, seg];
+  bag, fromRow, bagQ, seg, coords, big64, notInt32, coords32, keptCoords, halfCoords, fromResident, coordsInto, coordsIntoResident, masked,
+  maskedKept, maskedInto, maskedIntoResident, maskedShape, maskEither, maskNotSurely, maskNotSurelyResident, compressed, flat, compressedKept,
+  scattered, scatteredInPlace, scatteredKept, scatteredHalf, scatteredNotSurely, viaMaskOpts, viaBmOpts, viaNzOpts, viaMsOpts, named];
