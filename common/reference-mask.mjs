@@ -31,9 +31,9 @@
 //   - nonZero of a rank-0 x: coordinates of no component, shape [nnz, 0] (torch, tf.where); in the
 //     onnx layout the scalar is read as shape [1], [1, nnz], as onnxruntime-web (and numpy.nonzero's
 //     old 0-d rule) do.
-//   - booleanMask with a 0-d mask (K = 0): [nnz, ...x.shape] as torch's x[torch.tensor(True)];
-//     tf.boolean_mask refuses a scalar mask. A negative axis counts from the end (axis + rank);
-//     tf.boolean_mask has none.
+//   - booleanMask with a 0-d mask (K = 0) throws, as tf.boolean_mask ("mask cannot be scalar");
+//     torch's x[torch.tensor(True)] takes it ([nnz, ...x.shape]). A negative axis counts from the
+//     end (axis + rank); tf.boolean_mask has none.
 //   - compress with a condition longer than the axis (or than x without axis) throws; numpy
 //     throws only where a true entry is past the end, onnxruntime-web ignores the extra entries.
 import { dtypeOf } from './reference-scatter.mjs';
@@ -100,7 +100,7 @@ export function nonZeroRef(x, opts = {}) {
 }
 
 /**
- * tf.boolean_mask(x, mask, axis): mask's K dims are x.shape[axis .. axis + K); the output is
+ * tf.boolean_mask(x, mask, axis): mask's K >= 1 dims are x.shape[axis .. axis + K); the output is
  * [...x.shape[:axis], nnz, ...x.shape[axis + K:]]: for each index of the dims before axis, the
  * slices at mask's true positions, in row-major order. opts.axis (default 0; negative: from the
  * end), opts.maskDtype: 'float16' | 'bfloat16' for a mask of bits.
@@ -109,6 +109,8 @@ export function booleanMaskRef(x, mask, opts = {}) {
   checkTensor(x, 'booleanMask: x');
   checkTensor(mask, 'booleanMask: mask');
   const rank = x.shape.length, k = mask.shape.length;
+  // tf.boolean_mask's rule: "0 < dim(mask) = K <= dim(tensor)" (https://www.tensorflow.org/api_docs/python/tf/boolean_mask)
+  if (k === 0) throw new RangeError('booleanMask: mask must have rank at least 1 (a 0-d mask is refused, as tf.boolean_mask)');
   let axis = opts.axis ?? 0;
   if (!Number.isInteger(axis)) throw new TypeError('booleanMask: axis must be an integer');
   if (axis < 0) axis += rank;

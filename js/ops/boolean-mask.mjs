@@ -15,7 +15,7 @@ const desc = {
   options: ['axis'],
   common: ['out', 'resident'],
   counted: true,
-  maskRank: (limit) => `from 1 to ${limit} (x's rank less opts.axis)`,
+  maskRank: (limit) => `${limit === 1 ? '1' : `from 1 to ${limit}`} (x's rank less opts.axis)`,
   read: (s, [x, mask]) => ({ data: dataTensor(OP, 'x', x, s, DATA_TYPES_F16), mask: maskTensor(OP, 'mask', mask, s) }),
   attrs: (o) => ({ attrs: [integerArg(OP, 'opts.axis', o.axis, 0)] }),
 };

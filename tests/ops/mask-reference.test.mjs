@@ -6,9 +6,10 @@
 //   (b) onnxruntime-web 1.30 (wasm, one thread: tests/lib/mask-ort.mjs): NonZero-13 and
 //       Compress-13 on seeded random cases;
 //   (c) tfjs-core 4.22 on tfjs-backend-cpu: whereAsync and booleanMaskAsync on seeded random cases.
-// Where a peer does otherwise than the reference (a rank-0 x in NonZero, a condition longer than
-// the axis in Compress, a 0-d or a negative-axis mask in boolean_mask), a test shows the peer's
-// output or refusal beside the reference's.
+// Where a peer does otherwise than the reference (a rank-0 x in the onnx layout against torch's
+// transposed nonzero, a condition longer than the axis in Compress, a 0-d mask in torch's x[mask],
+// a negative axis in boolean_mask), a test shows the peer's output or refusal beside the
+// reference's.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { describe, test } from 'node:test';
@@ -153,15 +154,13 @@ describe('the reference by itself', () => {
   });
 
   test('shapes: rank 0, zero-size dims, index types and layouts', () => {
-    assert.deepEqual(nonZeroRef(f32([5], [])), { data: new Int32Array(0), shape: [0, 1] });
+    // a scalar in the onnx layout is read as shape [1] (onnxruntime-web's NonZero): [1, nnz]
+    assert.deepEqual(nonZeroRef(f32([5], [])), { data: new Int32Array(1), shape: [1, 1] });
+    assert.deepEqual(nonZeroRef(f32([-0], [])), { data: new Int32Array(0), shape: [1, 0] });
     assert.deepEqual(nonZeroRef(f32([0], []), { layout: 'torch' }), { data: new Int32Array(0), shape: [0, 0] });
     assert.deepEqual(nonZeroRef(f32([5], []), { layout: 'torch', indexType: 'int64' }), { data: new BigInt64Array(0), shape: [1, 0] });
     assert.deepEqual(nonZeroRef(f32([], [2, 0, 3])), { data: new Int32Array(0), shape: [3, 0] });
     assert.deepEqual(nonZeroRef(f32([], [2, 0, 3]), { layout: 'torch' }).shape, [0, 3]);
-    // a 0-d mask: a new leading dim of nnz (torch's x[torch.tensor(True)])
-    assert.deepEqual(booleanMaskRef(f32([1, 2], [2]), u8([1], [])), f32([1, 2], [1, 2]));
-    assert.deepEqual(booleanMaskRef(f32([1, 2], [2]), u8([0], [])), f32([], [0, 2]));
-    assert.deepEqual(booleanMaskRef(f32([1, 2], [2]), u8([1], []), { axis: 1 }), f32([1, 2], [2, 1]));
     assert.deepEqual(booleanMaskRef(f32([], [3, 0, 2]), u8([1, 0, 1])), f32([], [2, 0, 2]));
     assert.deepEqual(booleanMaskRef(f32([1, 2, 3, 4, 5, 6], [2, 3]), u8([1, 0, 1]), { axis: -1 }), f32([1, 3, 4, 6], [2, 2]));
     // compress: a shorter condition, an empty one, a scalar x flattened
@@ -178,6 +177,10 @@ describe('the reference by itself', () => {
     assert.throws(() => nonZeroRef(x, { indexType: 'int16' }), TypeError);
     assert.throws(() => nonZeroRef(t(Uint16Array.from([1])), { dtype: 'float32' }), TypeError);
     assert.throws(() => booleanMaskRef(x, u8([1, 0, 1])), RangeError); // not x's leading dims
+    // a 0-d mask, whatever its value, x's rank or the axis (tf.boolean_mask's rule; torch takes it)
+    for (const [v, xs, axis] of [[1, x, 0], [0, x, 0], [1, x, 1], [1, f32([7], []), 0], [1, f32([1, 2], [2]), -1]]) {
+      assert.throws(() => booleanMaskRef(xs, u8([v], []), { axis }), { name: 'RangeError', message: /0-d mask/ });
+    }
     assert.throws(() => booleanMaskRef(x, u8([1, 0, 1]), { axis: 2 }), RangeError);
     assert.throws(() => booleanMaskRef(x, u8([1, 0, 1, 1, 0, 1], [2, 3]), { axis: 1 }), RangeError);
     assert.throws(() => booleanMaskRef(x, u8([1, 0, 1]), { axis: -3 }), RangeError);
@@ -214,6 +217,18 @@ describe('the reference against PyTorch 1.13', () => {
     }
   });
 
+  // The two rules where the reference parts from torch on purpose (the top of
+  // common/reference-mask.mjs): a rank-0 x in the onnx layout, whose fixture is torch.nonzero
+  // transposed ([0, nnz]), where the reference gives onnxruntime-web's [1, nnz] of zeros; and a 0-d
+  // mask, which torch's x[mask] and masked_select take and the reference refuses.
+  const scalarOnnx = (c) => c.op === 'nonZero' && c.opts.layout === 'onnx' && c.args[0].shape.length === 0;
+  const zeroDMask = (c) => c.op === 'booleanMask' && c.args[1].shape.length === 0;
+
+  test('the fixtures where the reference parts from torch: 30 scalar nonzeros in the onnx layout, 14 0-d masks', () => {
+    assert.equal(fixtures.cases.filter(scalarOnnx).length, 30);
+    assert.equal(fixtures.cases.filter(zeroDMask).length, 14);
+  });
+
   for (const c of fixtures.cases) {
     test(c.name, () => {
       const run = () => refMaskOps[c.op](...c.args.map(decode), c.opts);
@@ -221,19 +236,32 @@ describe('the reference against PyTorch 1.13', () => {
         assert.throws(run, RangeError, `torch: ${c.error}`);
         return;
       }
-      sameBitsAs(run(), decode(c.expected), 'output');
+      const want = decode(c.expected);
+      if (scalarOnnx(c)) {
+        // torch: [0, nnz] (no coordinate); the reference, as onnxruntime-web: [1, nnz], all 0
+        assert.equal(want.shape[0], 0);
+        sameBitsAs(run(), { data: new BigInt64Array(want.shape[1]), shape: [1, want.shape[1]] }, 'output');
+        return;
+      }
+      if (zeroDMask(c)) {
+        // torch takes it ([nnz, ...x.shape]); the reference refuses it, as tf.boolean_mask
+        assert.equal(want.shape.length, c.args[0].shape.length + 1, 'torch adds a dim of nnz');
+        assert.throws(run, { name: 'RangeError', message: /0-d mask/ });
+        return;
+      }
+      sameBitsAs(run(), want, 'output');
     });
   }
 });
 
 // ---------------------------------------------------------------------------------------------
 describe('the reference against onnxruntime-web 1.30', () => {
-  test('NonZero on seeded random tensors, rank 1 to 5, every type ONNX Runtime holds', async () => {
+  test('NonZero on seeded random tensors, rank 0 to 5, every type ONNX Runtime holds', async () => {
     const rng = new Rng(41);
     let compared = 0;
     for (let round = 0; round < 150; round++) {
       const dtype = rng.pick(['float32', 'float16', 'bool', 'uint8', 'int32', 'int64']);
-      const x = randomTensor(rng, dtype, randomShape(rng, rng.int(1, 5)), rng.pick([0, 0.4, 0.9, 1]));
+      const x = randomTensor(rng, dtype, randomShape(rng, rng.int(rng.chance(0.1) ? 0 : 1, 5)), rng.pick([0, 0.4, 0.9, 1]));
       const hint = dtype === 'float16' || dtype === 'bool' ? dtype : undefined;
       const want = await ortNonZero(x, { dtype: hint });
       sameBitsAs(nonZeroRef(x, { indexType: 'int64', dtype: dtype === 'bool' ? undefined : hint }), want, `round ${round} ${dtype} [${x.shape}]`);
@@ -242,12 +270,16 @@ describe('the reference against onnxruntime-web 1.30', () => {
     assert.equal(compared, 150);
   });
 
-  test('NonZero of a rank-0 x: onnxruntime-web gives [1, nnz] (a scalar read as [1]); the reference [0, nnz]', async () => {
-    for (const [v, nnz] of [[3, 1], [0, 0], [-0, 0], [NaN, 1]]) {
-      const x = f32([v], []);
-      const ort = await ortNonZero(x);
-      assert.deepEqual(ort, { data: new BigInt64Array(nnz), shape: [1, nnz] }, `ORT on ${v}`);
-      assert.deepEqual(nonZeroRef(x, { indexType: 'int64' }), { data: new BigInt64Array(0), shape: [0, nnz] }, `reference on ${v}`);
+  test('NonZero of a rank-0 x: [1, nnz] (a scalar read as [1]), as onnxruntime-web, bit for bit, in each type', async () => {
+    const scalars = [['float32', f32bits([0x40400000], [])], ['float32', f32bits([0], [])], ['float32', f32bits([0x80000000], [])],
+      ['float32', f32bits([0x7fc01234], [])], ['float16', t(Uint16Array.of(0x8000), [])], ['float16', t(Uint16Array.of(0x7e12), [])],
+      ['bool', u8([1], [])], ['bool', u8([0], [])], ['uint8', u8([200], [])], ['int32', i32([0], [])], ['int32', i32([-5], [])],
+      ['int64', i64([0], [])], ['int64', i64([1], [])]];
+    for (const [dtype, x] of scalars) {
+      const hint = dtype === 'float16' || dtype === 'bool' ? dtype : undefined;
+      const ort = await ortNonZero(x, { dtype: hint });
+      assert.equal(ort.shape[0], 1, `ORT on ${dtype} ${x.data[0]}`);
+      sameBitsAs(nonZeroRef(x, { indexType: 'int64', dtype: dtype === 'float16' ? 'float16' : undefined }), ort, `${dtype} ${x.data[0]}`);
     }
   });
 
@@ -354,12 +386,14 @@ describe('the reference against tfjs-core 4.22 (cpu backend)', () => {
     }
   });
 
-  test('tf.booleanMaskAsync refuses a 0-d mask and a negative axis; the reference takes both', async () => {
+  test('tf.booleanMaskAsync refuses a 0-d mask, as the reference; and a negative axis, which the reference takes', async () => {
     await ready;
     const x = f32([1, 2, 3, 4, 5, 6], [2, 3]);
-    await assert.rejects(tf.booleanMaskAsync(tf.tensor(x.data, x.shape), tf.scalar(true, 'bool')), /scalar/);
+    for (const v of [true, false]) {
+      await assert.rejects(tf.booleanMaskAsync(tf.tensor(x.data, x.shape), tf.scalar(v, 'bool')), /mask cannot be scalar/);
+      assert.throws(() => booleanMaskRef(x, u8([v ? 1 : 0], [])), RangeError);
+    }
     await assert.rejects(tf.booleanMaskAsync(tf.tensor(x.data, x.shape), tf.tensor([1, 0, 1], [3], 'bool'), -1), /must match/);
-    assert.deepEqual(booleanMaskRef(x, u8([1], [])).shape, [1, 2, 3]);
     assert.deepEqual(booleanMaskRef(x, u8([1, 0, 1]), { axis: -1 }), f32([1, 3, 4, 6], [2, 2]));
   });
 });
