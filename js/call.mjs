@@ -4,7 +4,7 @@
 // (src/call.def: its layout and every number come from js/abi.mjs), ask C for the output shape,
 // copy what is not resident yet into one wasm allocation, run, copy the result out, and free on
 // every path, errors included.
-import { choosePath, copiesBySet, copierOf, copyBlocks, executeScatterPlan, wordView } from './copy-plan.mjs';
+import { choosePath, copiesBySet, copierOf, copyBlocks, executeScatterPlan, overlaps, wordView } from './copy-plan.mjs';
 import { statusError } from './errors.mjs';
 import { ResidentTensor, live } from './resident.mjs';
 import { ready } from './state.mjs';
@@ -369,8 +369,16 @@ function callCounted(s, desc, planned) {
   const op = desc.name;
   const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
   const { m, codes } = s;
+  // Slices of data that is not in wasm memory (the offsets mode, src/stage_mask.h): one run
+  // resolves each output slice's offset in data, and JS copies them from the caller's array (the
+  // data never goes into wasm memory), where the offsets need no more room than the data.
+  const cap = L.offsets >= 0 ? w[s.slot.offsets.shape] : 0, x = t.data, out = opts.out;
+  if (cap && x.ptr === undefined && cap * 4 <= x.bytes && !opts.resident &&
+      (out == null || (ArrayBuffer.isView(out) && out.buffer !== s.memory.buffer && !overlaps(out, x.data)))) {
+    return countedInJs(s, desc, planned, cap);
+  }
   let inPart = 0;
-  for (const x of inputs) if (x !== undefined && x.ptr === undefined) inPart += align16(x.bytes);
+  for (const y of inputs) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
   const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
   const blockBytes = inPart + align16(b.wsBytes);
   const base = allocate(s, blockBytes);
@@ -402,6 +410,38 @@ function callCounted(s, desc, planned) {
     if (owned && outPtr && !(result instanceof ResidentTensor)) m._free(outPtr); // a new resident output keeps its block
   }
   return result;
+}
+
+// callCounted's offsets mode: the inputs but the data and the workspace, then cap offsets, in one
+// block; a run resolves the slices (the record's output shape then holds the count), and JS copies
+// them (planInJs: js/copy-plan.mjs) into a new array or opts.out.
+function countedInJs(s, desc, planned, cap) {
+  const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
+  const { m, codes } = s;
+  const others = inputs.map((y) => (y === t.data ? undefined : y));
+  let inPart = 0;
+  for (const y of others) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
+  const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
+  const blockBytes = inPart + align16(b.wsBytes) + cap * 4;
+  const base = allocate(s, blockBytes);
+  if (!base) throw new RangeError(`${desc.name}: the mask and the slices' offsets need ${blockBytes} bytes, more than wasm memory can hold now`);
+  try {
+    placeInputs(s, { ...planned, inputs: others }, b, base, 0);
+    const offsets = base + inPart + align16(b.wsBytes);
+    words(s)[L.offsets] = offsets;
+    const status = m._wg_call_rerun(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    s.lastCallBytes = blockBytes;
+    const outShape = readOutShape(s, words(s));
+    const outLength = outShape.reduce((a, n) => a * n, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
+    const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
+    // the slices: one a position of the output's dims up to the count's
+    const n = outShape.slice(0, desc.countDim(opts, t) + 1).reduce((a, k) => a * k, 1);
+    if (!n || !outBytes) return { data: into.kind === 'array' ? into.array : new Type(outLength), shape: outShape };
+    return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(new Uint32Array(s.memory.buffer, offsets, n));
+  } finally {
+    m._free(base);
+  }
 }
 
 // Where a counted output goes: a new array or resident tensor, or opts.out (an array or a

@@ -46,7 +46,8 @@ static size_t balanced_tile(size_t tile, size_t range, size_t threads) {
 /* Every address the run reads or writes is set: the indices whenever there are any (the
  * out-of-range scan reads them), a mask likewise (it is counted), the other inputs and the output when the output is not empty
  * (in the offsets mode, the offsets instead of the data and the output), the workspace when the
- * plan asks for one; no output in a run that only counts. */
+ * plan asks for one (in the offsets mode, a counting plan's only); no output in a run that only
+ * counts. */
 static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, size_t out_count,
                          int offsets_mode, int count_only) {
   for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
@@ -59,14 +60,14 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
       if (plan->out_weights && present(&c->tensors[WG_TENSOR_indices]) &&
           wg_prod(c->tensors[WG_TENSOR_indices].shape, 0, c->tensors[WG_TENSOR_indices].rank)) return 0;
     } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments || r == WG_TENSOR_mask ||
-               (plan->count_dim && r == WG_TENSOR_data)) { /* read whatever the output's size */
+               (plan->count_dim && r == WG_TENSOR_data && !offsets_mode)) { /* read whatever the output's size */
       if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
     } else if (out_count && !offsets_mode && (r == WG_TENSOR_out || present(t))) {
       return 0;
     }
   }
   const wg_tensor* ws = &c->tensors[WG_TENSOR_workspace];
-  return !plan->workspace_bytes || offsets_mode ||
+  return !plan->workspace_bytes || (offsets_mode && !plan->count_dim) ||
          (ws->ptr && (uintptr_t)ws->ptr % (plan->workspace_align ? plan->workspace_align : 1) == 0);
 }
 

@@ -165,6 +165,9 @@ static void write_chunk(const wg_mask_job* j, size_t o, size_t k) {
     if (ib == 4) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint32_t, out + p * 4, src + next * 4));
     else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, out + p * 8, src + next * 8));
     else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(out + p * ib, src + next * ib, ib));
+  } else if (j->write == WG_MASK_SLICES && j->offsets) {
+    size_t* offsets = j->offsets + o * j->total, from = o * j->stride * ib;
+    FOR_EACH_TRUE(j, at, end, next, last, offsets[next] = from + p * ib);
   } else if (j->write == WG_MASK_SLICES) {
     const uint8_t* in = j->data + o * j->stride * ib;
     out += o * j->total * ib;
@@ -196,11 +199,12 @@ static void bind_mask(void* ctx, const wg_call* c, size_t threads) {
   j->source = c->tensors[WG_TENSOR_updates].ptr;
   j->out = c->tensors[WG_TENSOR_out].ptr;
   j->counts = c->tensors[WG_TENSOR_workspace].ptr;
+  j->offsets = wg_op_tensors(c->op) & WG_T(offsets) ? c->tensors[WG_TENSOR_offsets].ptr : NULL;
 }
 
-const wg_stage_kind wg_stage_mask_count = {bind_mask, run_count, WG_STAGE_IN_RUN | WG_STAGE_COUNTS, NULL};
-const wg_stage_kind wg_stage_mask_prefix = {bind_mask, run_prefix, WG_STAGE_IN_RUN | WG_STAGE_COUNTS, NULL};
-const wg_stage_kind wg_stage_mask_write = {bind_mask, run_write, WG_STAGE_IN_RUN, NULL};
+const wg_stage_kind wg_stage_mask_count = {bind_mask, run_count, WG_STAGE_IN_RUN | WG_STAGE_IN_OFFSETS | WG_STAGE_COUNTS, NULL};
+const wg_stage_kind wg_stage_mask_prefix = {bind_mask, run_prefix, WG_STAGE_IN_RUN | WG_STAGE_IN_OFFSETS | WG_STAGE_COUNTS, NULL};
+const wg_stage_kind wg_stage_mask_write = {bind_mask, run_write, WG_STAGE_IN_RUN | WG_STAGE_IN_OFFSETS, NULL};
 
 static int is_float(int32_t dtype) {
   return dtype == WG_DTYPE_F16 || dtype == WG_DTYPE_BF16 || dtype == WG_DTYPE_F32 || dtype == WG_DTYPE_F64;
@@ -225,6 +229,7 @@ wg_status wg_plan_mask(wg_plan* plan, wg_mask_job* j, const wg_tensor* mask, siz
   plan->workspace_bytes = (j->nchunks + 1) * sizeof(size_t);
   plan->workspace_align = alignof(size_t);
   plan->count_dim = count_dim;
+  if (j->write == WG_MASK_SLICES && j->item_bytes) plan->offsets_blocks = j->outer > SIZE_MAX / (j->len ? j->len : 1) ? 0 : j->outer * j->len;
   plan->counted = &j->total;
   if (j->write == WG_MASK_SOURCE) plan->stopped = source_short;
   /* what a run moves: the mask read twice, and a slice an element where every one is true */

@@ -679,7 +679,7 @@ function errorRows(op) {
       ['mask.shape[0] off at axis 1', () => [x3(), u8([1, 0, 1, 0], [2, 2]), { axis: 1 }], RangeError, /^booleanMask: mask\.shape\[0\] is 2 but must be 3, the dimension of x \[2, 3, 4\] it covers/],
       ['mask.shape[1] off at axis -2', () => [x3(), u8([1, 0, 1, 0, 1, 0], [3, 2]), { axis: -2 }], RangeError, /^booleanMask: mask\.shape\[1\] is 2 but must be 4, the dimension of x \[2, 3, 4\] it covers/],
       ['mask of rank 3 on rank 2', () => [x32(), u8(new Array(12).fill(1), [3, 2, 2])], RangeError, /^booleanMask: mask has rank 3 but must have rank from 1 to 2 \(x's rank less opts\.axis\)/],
-      ['mask of rank 2 from axis 1', () => [x32(), m6(), { axis: 1 }], RangeError, /^booleanMask: mask has rank 2 but must have rank from 1 to 1 \(x's rank less opts\.axis\)/],
+      ['mask of rank 2 from axis 1', () => [x32(), m6(), { axis: 1 }], RangeError, /^booleanMask: mask has rank 2 but must have rank 1 \(x's rank less opts\.axis\)/],
       ['a 0-d mask (tf.boolean_mask refuses it)', () => [x32(), u8([1], [])], RangeError, /^booleanMask: mask has rank 0 but must have rank from 1 to 2/],
       ['a 0-d false mask', () => [x32(), u8([0], [])], RangeError, /^booleanMask: mask has rank 0/],
       ['x a scalar', () => [t(Float32Array.of(1), []), u8([1], [])], RangeError, /^booleanMask: x must have rank at least 1, got a scalar/],
