@@ -153,11 +153,13 @@ static void put_index(uint8_t* out, size_t k, size_t width, size_t v) {
     memcpy((dst), &v_, sizeof v_); \
   } while (0)
 
-/* The true elements of chunk k written from its offset on: no more than its count. Elements of 4
- * and 8 bytes have loops of their own: a load and a store each, no call. */
-static void write_chunk(const wg_mask_job* j, size_t o, size_t k) {
+/* The true elements of chunk k written from its offset on: no more than its count, for blocks
+ * [o, o_end) of slices (each true element's slice of every block, so that the mask is read once
+ * for the group). Elements of 4 and 8 bytes have loops of their own: a load and a store each, no
+ * call. */
+static void write_chunk(const wg_mask_job* j, size_t o, size_t o_end, size_t k) {
   size_t at = k * j->chunk, end = chunk_end(j, k), next = j->counts[k], last = j->counts[k + 1];
-  const size_t ib = j->item_bytes;
+  const size_t ib = j->item_bytes, os = j->total * ib, is = j->stride * ib;
   uint8_t* out = j->out;
   if (j->write == WG_MASK_SOURCE) {
     const uint8_t* src = j->source;
@@ -166,14 +168,20 @@ static void write_chunk(const wg_mask_job* j, size_t o, size_t k) {
     else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, out + p * 8, src + next * 8));
     else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(out + p * ib, src + next * ib, ib));
   } else if (j->write == WG_MASK_SLICES && j->offsets) {
-    size_t* offsets = j->offsets + o * j->total, from = o * j->stride * ib;
-    FOR_EACH_TRUE(j, at, end, next, last, offsets[next] = from + p * ib);
+    FOR_EACH_TRUE(j, at, end, next, last, {
+      for (size_t b = o; b < o_end; ++b) j->offsets[b * j->total + next] = b * is + p * ib;
+    });
   } else if (j->write == WG_MASK_SLICES) {
-    const uint8_t* in = j->data + o * j->stride * ib;
-    out += o * j->total * ib;
-    if (ib == 4) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint32_t, out + next * 4, in + p * 4));
-    else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, out + next * 8, in + p * 8));
-    else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(out + next * ib, in + p * ib, ib));
+    const uint8_t* in = j->data;
+    if (ib == 4) {
+      FOR_EACH_TRUE(j, at, end, next, last, {
+        for (size_t b = o; b < o_end; ++b) COPY_AS(uint32_t, out + b * os + next * 4, in + b * is + p * 4);
+      });
+    } else {
+      FOR_EACH_TRUE(j, at, end, next, last, {
+        for (size_t b = o; b < o_end; ++b) wg_copy_bytes(out + b * os + next * ib, in + b * is + p * ib, ib);
+      });
+    }
   } else {
     FOR_EACH_TRUE(j, at, end, next, last, {
       for (size_t d = j->rank; d-- > 0;) {
@@ -184,10 +192,13 @@ static void write_chunk(const wg_mask_job* j, size_t o, size_t k) {
   }
 }
 
-/* 3. Items are chunks, or (block, chunk) pairs for slices. */
+/* 3. Items are chunks, or (group of blocks, chunk) pairs for slices. */
 static int run_write(void* ctx, size_t start, size_t count) {
   const wg_mask_job* j = ctx;
-  for (size_t q = start; q < start + count; ++q) write_chunk(j, q / j->nchunks, q % j->nchunks);
+  for (size_t q = start; q < start + count; ++q) {
+    size_t o = q / j->nchunks * j->group, o_end = j->outer - o < j->group ? j->outer : o + j->group;
+    write_chunk(j, o, o_end, q % j->nchunks);
+  }
   return 1;
 }
 
@@ -232,10 +243,16 @@ wg_status wg_plan_mask(wg_plan* plan, wg_mask_job* j, const wg_tensor* mask, siz
   if (j->write == WG_MASK_SLICES && j->item_bytes) plan->offsets_blocks = j->outer > SIZE_MAX / (j->len ? j->len : 1) ? 0 : j->outer * j->len;
   plan->counted = &j->total;
   if (j->write == WG_MASK_SOURCE) plan->stopped = source_short;
-  /* what a run moves: the mask read twice, and a slice an element where every one is true */
-  size_t blocks = j->write == WG_MASK_SLICES ? j->outer : 1;
-  size_t each = 2 * j->mask_bytes + per;
-  plan->work_bytes = j->len > SIZE_MAX / each / (blocks ? blocks : 1) ? SIZE_MAX : j->len * each * (blocks ? blocks : 1);
+  /* slices: blocks in groups, so that the mask is read once a group, not a block: where a slice is
+   * small beside a mask element, many blocks a group */
+  size_t group = j->item_bytes ? 256 * j->mask_bytes / j->item_bytes : SIZE_MAX;
+  j->outer = j->write == WG_MASK_SLICES ? j->outer : 1;
+  j->group = group < 1 ? 1 : group > j->outer ? (j->outer ? j->outer : 1) : group;
+  size_t blocks = j->outer ? (j->outer - 1) / j->group + 1 : 0;
+  /* what a run moves: the mask read twice, and a slice of each block an element where every one
+   * is true */
+  size_t each = per > (SIZE_MAX - 16) / (j->outer ? j->outer : 1) ? SIZE_MAX : 2 * j->mask_bytes + per * j->outer;
+  plan->work_bytes = each == SIZE_MAX || j->len > SIZE_MAX / each ? SIZE_MAX : j->len * each;
   size_t count_tile = WG_TILE_BYTES / (j->chunk * j->mask_bytes);
   wg_plan_stage(plan, &wg_stage_mask_count, j, j->nchunks, count_tile ? count_tile : 1);
   wg_plan_stage(plan, &wg_stage_mask_prefix, j, 1, 1);

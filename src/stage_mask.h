@@ -25,7 +25,8 @@ typedef struct wg_mask_job {
   size_t mask_bytes;         /* of one mask element: 1, 2, 4 or 8 */
   int mask_float;            /* its sign bit is not counted */
   size_t chunk, nchunks;     /* mask elements a chunk; chunks */
-  size_t outer;              /* WG_MASK_SLICES: blocks of data (the dims before the mask's) */
+  size_t outer;              /* WG_MASK_SLICES: blocks of data (the dims before the mask's); else 1 */
+  size_t group;              /* blocks a write item (the plan's) */
   size_t stride;             /* WG_MASK_SLICES: data's slices a block (>= len) */
   size_t item_bytes;         /* a slice's bytes; an index's (4, 8); an element's */
   size_t rank;               /* WG_MASK_COORDS: the mask's rank and shape */
