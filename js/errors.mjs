@@ -69,8 +69,8 @@ const MESSAGES = {
     if (e.dim === -1) return `${op}: ${N.mask} has rank ${e.value} but must have rank ${maskRank(e.limit)}`;
     return `${op}: ${N.mask}.shape[${e.dim}] is ${e.value} but must be ${e.limit}, the dimension of ${N.data} [${dataShape.join(', ')}] it covers`;
   },
-  WG_ERR_MASK_SOURCE: (e, { op, names: N }) => `${op}: ${N.updates} has ${e.value} elements but ${N.mask} has ${e.limit} true ` +
-    `elements, one for each (nothing was written)`,
+  WG_ERR_MASK_SOURCE: (e, { op, names: N }) => `${op}: ${N.updates} has ${e.value} element${e.value === 1 ? '' : 's'} but ${N.mask} ` +
+    `has ${e.limit} true elements, one for each (nothing was written)`,
   WG_ERR_SIZE_OVERFLOW: tooLarge,
   WG_ERR_OUT_OF_MEMORY: tooLarge,
 };

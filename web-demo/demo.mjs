@@ -8,7 +8,9 @@
 // checked against their reference, the scatter examples checked against their worked outputs, the
 // embeddingBag and segmentReduce examples checked against their worked outputs and
 // common/reference-bag.mjs, and the embeddingBag examples' backward, every output row's gradient,
-// checked against common/reference-bag-backward.mjs and the rows worked out by hand).
+// checked against common/reference-bag-backward.mjs and the rows worked out by hand), and
+// maskTotal, masks: { presets, select(id), state(), call() } (the masks section, lib/mask-panel.mjs:
+// its examples checked against their documents and common/reference-mask.mjs, in total too).
 import { $, el } from './lib/dom.mjs';
 import { createPlayground } from './lib/playground.mjs';
 import { createBenchPanel } from './lib/bench-panel.mjs';
@@ -17,6 +19,7 @@ import { callQuantized, quantOpts } from './lib/ops.mjs';
 import { callScatter, isScatter } from './lib/scatter-ops.mjs';
 import { callBag, isBag } from './lib/bag-ops.mjs';
 import { BACKWARD, bagGradient } from './lib/bag-grad.mjs';
+import { createMaskPanel, maskCheck } from './lib/mask-panel.mjs';
 
 const DEFAULT_EXAMPLE = 'seed-17'; // OpenVINO example 5: slices with batch_dims = 1
 
@@ -40,13 +43,14 @@ async function main() {
   if (params.get('variant')) initOpts.variant = params.get('variant');
   if (params.get('threads')) initOpts.threads = Number(params.get('threads'));
 
-  const [api, seeds, ref, refQuantized, refBag, refBackward] = await Promise.all([
+  const [api, seeds, ref, refQuantized, refBag, refBackward, refMask] = await Promise.all([
     import('../js/index.mjs'),
     import('../common/seed-examples.mjs'),
     import('../common/reference.mjs'),
     import('../common/reference-quantized.mjs'),
     import('../common/reference-bag.mjs'),
     import('../common/reference-bag-backward.mjs'),
+    import('../common/reference-mask.mjs'),
   ]);
   const examples = seeds.seedExamples;
   const t0 = performance.now();
@@ -68,12 +72,19 @@ async function main() {
       : ' (no SharedArrayBuffer, so no threads)', ` · ${navigator.hardwareConcurrency ?? '?'} cores`);
 
   const playground = createPlayground(api, examples);
+  const masks = createMaskPanel(api);
   const hook = {
     info, isolated,
     playground: { presets: playground.presets.map((p) => p.id), select: playground.select, state: playground.state, call: playground.call, gradRow: playground.gradRow },
+    masks: { presets: masks.presets.map((p) => p.id), select: masks.select, state: masks.state, call: masks.call },
   };
   window.__wasmGatherDemo = hook;
-  playground.select(params.get('example') ?? DEFAULT_EXAMPLE);
+  // ?example=mask-3 picks the masks section's example (the playground keeps its default)
+  const wanted = params.get('example');
+  const maskWanted = wanted?.startsWith('mask-');
+  playground.select(maskWanted ? DEFAULT_EXAMPLE : wanted ?? DEFAULT_EXAMPLE);
+  masks.select(maskWanted ? wanted : 'mask-0');
+  if (maskWanted) $('#masks').scrollIntoView();
   createBenchPanel(api, info);
 
   // The self-check builds the large shape-only tensors: let the page paint first.
@@ -84,7 +95,8 @@ async function main() {
   const scatterResults = scatterCheck(api, playground.presets, isScatter, callScatter);
   const bagResults = bagCheck(api, refBag.refBagOps, playground.presets, isBag, callBag);
   const gradResults = BACKWARD ? bagGradCheck(api, refBackward, playground.presets, callBag, bagGradient) : [];
-  const results = [...seedResults, ...quantResults, ...scatterResults, ...bagResults, ...gradResults];
+  const maskResults = maskCheck(api, refMask.refMaskOps);
+  const results = [...seedResults, ...quantResults, ...scatterResults, ...bagResults, ...gradResults, ...maskResults];
   const passed = results.filter((r) => r.pass).length;
   const count = (rs) => `${rs.filter((r) => r.pass).length}/${rs.length}`;
   const summary = $('#summary');
@@ -92,12 +104,13 @@ async function main() {
     `examples match common/reference-quantized.mjs bit for bit, ${count(scatterResults)} scatter examples match their ` +
     `worked outputs, ${count(bagResults)} embeddingBag and segmentReduce examples match their worked outputs and ` +
     `common/reference-bag.mjs, ${count(gradResults)} embeddingBag examples' gradients match ` +
-    `common/reference-bag-backward.mjs (${(performance.now() - t1).toFixed(0)} ms)`;
+    `common/reference-bag-backward.mjs, ${count(maskResults)} mask examples match their documents and ` +
+    `common/reference-mask.mjs (${(performance.now() - t1).toFixed(0)} ms)`;
   summary.className = `summary ${passed === results.length ? 'all-pass' : 'some-fail'}`;
   summary.title = results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`).join('\n');
   Object.assign(hook, {
     passed, total: results.length, quantizedTotal: quantResults.length, scatterTotal: scatterResults.length,
-    bagTotal: bagResults.length, gradTotal: gradResults.length, results,
+    bagTotal: bagResults.length, gradTotal: gradResults.length, maskTotal: maskResults.length, results,
   });
   Object.assign(document.body.dataset, { passed, total: results.length, status: 'done' });
 }

@@ -26,12 +26,27 @@
 //     the one worked out by hand, the table rows it reaches outlined and listed with their scale;
 //     the self-check compares every output row's gradient of every embeddingBag example with
 //     common/reference-bag-backward.mjs;
+//   - the masks section (nonZero, booleanMask, compress, maskedScatter): every example renders
+//     the output its document prints (or the one worked out by hand in
+//     web-demo/lib/mask-examples.mjs) and common/reference-mask.mjs's, both the output the page
+//     computed and the numbers drawn; the self-check passes for each; the mask is drawn over x (the
+//     elements it keeps outlined, the rest grey); hovering an output element lights the element of
+//     x it came from and the mask element that kept it (nonZero: the element its coordinates name,
+//     and the coordinates' other components; maskedScatter: the source value it took), hovering a
+//     source value the element it went to, unused source values drawn as such; a click pins the
+//     highlight; a library error (a mask of the wrong shape, a short source) is shown inline and
+//     goes away when fixed; changing the op and the axis recomputes;
+//   - examples/yolo-filter/index.html: the kept boxes of the synthetic YOLOv8 head are the plain
+//     loop's, bit for bit, and the ones computed here in Node with no wasm; drawn on the canvas;
+//     a new threshold recomputes;
 //   - a library error is shown inline, and goes away when the input is fixed;
 //   - the benchmark panel runs a small workload and shows numbers;
 //   - a screenshot per engine is written to build/demo-screenshot-<engine>.png, one of a scatter
 //     to build/demo-scatter-screenshot-<engine>.png, one of an embeddingBag to
 //     build/demo-bag-screenshot-<engine>.png and one of its backward to
-//     build/demo-bag-backward-screenshot-<engine>.png.
+//     build/demo-bag-backward-screenshot-<engine>.png, one of the masks section to
+//     build/demo-masks-screenshot-<engine>.png and one of the YOLO example to
+//     build/yolo-filter-screenshot-<engine>.png.
 //
 //   node --test tests/browsers/demo.test.mjs           (BROWSERS=webkit to run some engines)
 //
@@ -46,6 +61,9 @@ import { fileURLToPath } from 'node:url';
 import { seedExamples } from '../../common/seed-examples.mjs';
 import { SCATTER_EXAMPLES } from '../../web-demo/lib/scatter-examples.mjs';
 import { BAG_EXAMPLES } from '../../web-demo/lib/bag-examples.mjs';
+import { MASK_EXAMPLES } from '../../web-demo/lib/mask-examples.mjs';
+import { makeHead } from '../../examples/yolo-filter/data.mjs';
+import { detect, filterPlain } from '../../examples/yolo-filter/filter.mjs';
 import { ENGINES, TIMEOUT_MS, launchEngine, openPage, pageLog, skipReason } from './engines.mjs';
 
 const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
@@ -55,7 +73,7 @@ const screenshotOf = (engine, what = 'demo') => path.join(ROOT, 'build', `${what
 const demoSummary = (engine, isolated, state) => `${engine.name}, ${isolated ? 'isolated' : 'not isolated'}, demo: ` +
   `${state.info.variant}, ${state.info.threads} thread(s); self-check ${state.passed}/${state.total} ` +
   `(${seedExamples.length} seed examples, ${state.quantizedTotal} gatherBlockQuantized, ${state.scatterTotal} scatters, ` +
-  `${state.bagTotal} embeddingBag / segmentReduce, ${state.gradTotal} embeddingBag backward)`;
+  `${state.bagTotal} embeddingBag / segmentReduce, ${state.gradTotal} embeddingBag backward, ${state.maskTotal} masks)`;
 
 // Numbers as the grid draws them (web-demo/lib/dom.mjs fmtNum, for the integer-valued seeds).
 const drawn = (v) => (Object.is(v, -0) ? '-0' : String(v));
@@ -93,6 +111,8 @@ for (const engine of ENGINES) {
         scatterTotal: window.__wasmGatherDemo.scatterTotal,
         bagTotal: window.__wasmGatherDemo.bagTotal,
         gradTotal: window.__wasmGatherDemo.gradTotal,
+        maskTotal: window.__wasmGatherDemo.maskTotal,
+        maskPresets: window.__wasmGatherDemo.masks.presets,
         failures: window.__wasmGatherDemo.results.filter((r) => !r.pass).map((r) => `${r.title}: ${r.problem}`),
         presets: window.__wasmGatherDemo.playground.presets,
       }));
@@ -110,7 +130,11 @@ for (const engine of ENGINES) {
       assert.deepEqual(state.presets.filter((id) => id.startsWith('bag-')), BAG_EXAMPLES.map((_, i) => `bag-${i}`));
       // Every embeddingBag example's backward (each output row) against common/reference-bag-backward.mjs.
       assert.equal(state.gradTotal, BAG_EXAMPLES.filter((ex) => ex.op === 'embeddingBag').length);
-      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal + state.bagTotal + state.gradTotal);
+      // Every mask example against its document (or worked output) and common/reference-mask.mjs.
+      assert.equal(state.maskTotal, MASK_EXAMPLES.length);
+      assert.deepEqual(state.maskPresets, MASK_EXAMPLES.map((_, i) => `mask-${i}`));
+      assert.equal(state.total, seedExamples.length + state.quantizedTotal + state.scatterTotal + state.bagTotal + state.gradTotal +
+        state.maskTotal);
       assert.equal(state.passed, state.total);
       // The build and threads this engine runs on this page (init() with no options: threads by
       // default where they run, on as many cores as there are, up to 4), and the page says so.
@@ -171,6 +195,229 @@ for (const engine of ENGINES) {
         };
       });
     }
+
+    const masksAre = (page, st) => page.waitFor((x) => document.querySelector('#masks').dataset.state === x, st, TIMEOUT_MS);
+
+    /**
+     * Picks mask example `id` in the masks section's Example select; returns the section's output,
+     * common/reference-mask.mjs's for the same call (computed in the page), the output cells drawn
+     * and the text each must show, and the x and mask cells the mask marks true and false.
+     */
+    async function maskPick(page, id) {
+      await page.select('#mask-example', id);
+      return page.evaluate(async () => {
+        const { refMaskOps } = await import('/common/reference-mask.mjs');
+        const { callMask } = await import('/web-demo/lib/mask-ops.mjs');
+        const { fmtNum } = await import('/web-demo/lib/dom.mjs');
+        const hook = window.__wasmGatherDemo.masks;
+        const r = callMask(refMaskOps, hook.call());
+        const cells = (sel) => [...document.querySelectorAll(`#mask-picture ${sel}`)].map((c) => Number(c.dataset.flat));
+        return {
+          ...hook.state(),
+          reference: { data: Array.from(r.data, Number), shape: Array.from(r.shape), type: r.data.constructor.name },
+          cells: [...document.querySelectorAll('#mask-picture .cell[data-role=out]')].map((c) => [Number(c.dataset.flat), c.textContent]),
+          shown: Array.from(hook.state().output.data, fmtNum),
+          xTrue: cells('.cell.mask-true[data-role=x]'), xFalse: cells('.cell.mask-false[data-role=x]'),
+          maskTrue: cells('.cell.mask-true[data-role=mask]'),
+          sectionState: document.querySelector('#masks').dataset.state,
+          note: document.querySelector('#mask-example-note').textContent,
+          call: document.querySelector('#mask-call').textContent,
+        };
+      });
+    }
+    /** Hovers (or clicks) cell (role, flat) of the masks picture; returns what it lit and says. */
+    async function maskHover(page, role, flat, how = 'hover') {
+      await page[how](`#mask-picture .cell[data-role=${role}][data-flat="${flat}"]`);
+      return page.evaluate(() => {
+        const lit = (r) => [...document.querySelectorAll(`#mask-picture .cell.hl[data-role=${r}]`)].map((c) => Number(c.dataset.flat));
+        return { ...document.querySelector('#mask-picture').dataset, info: document.querySelector('#mask-info').textContent,
+          x: lit('x'), mask: lit('mask'), source: lit('source'), out: lit('out') };
+      });
+    }
+
+    test('isolated: the masks section: examples, the mask over x, output to source, errors, screenshot', { skip, timeout: 2 * TIMEOUT_MS }, async () => {
+      const { page, server } = await open(true);
+      try {
+        // Every example: the document's output (or the one worked out by hand), the reference's, drawn.
+        for (const [i, ex] of MASK_EXAMPLES.entries()) {
+          const id = `mask-${i}`;
+          const what = `${id} (${ex.title})`;
+          const r = await maskPick(page, id);
+          assert.equal(r.error, null, `${what}: ${r.error}`);
+          assert.equal(r.sectionState, 'ok', what);
+          assert.equal(r.presetId, id);
+          assert.equal(r.op, ex.op, what);
+          assert.deepEqual(nans(r.output), nans(ex.expected), `${what}: vs ${ex.byHand ? 'the output worked out by hand' : 'the document'}`);
+          assert.deepEqual(r.output, { data: r.reference.data, shape: r.reference.shape }, `${what}: vs common/reference-mask.mjs`);
+          assert.match(r.note, /✓ matches the (documented output|output worked out by hand)$/, what);
+          assert.equal(r.cells.length, r.output.data.length, `${what}: cells drawn`);
+          for (const [flat, text] of r.cells) assert.equal(text, r.shown[flat], `${what}: output cell ${flat}`);
+          // The mask over x: every element of x is marked, as kept (or, nonZero, non-zero) or not.
+          const xCount = ex.x.data.length;
+          assert.equal(r.xTrue.length + r.xFalse.length, xCount, `${what}: x's cells marked`);
+        }
+
+        // torch.masked_select's example: the mask x ≥ 0.5 over x, and output[1] = 0.5002 from x[1, 2].
+        let r = await maskPick(page, 'mask-7');
+        assert.equal(r.call, 'booleanMask(x, mask)');
+        assert.deepEqual([r.xTrue, r.maskTrue], [[5, 6, 7, 11], [5, 6, 7, 11]]);
+        let h = await maskHover(page, 'out', 1);
+        assert.deepEqual([h.hlX, h.hlMask, h.hlOut, h.hlSource], ['1', '1', '1', '0'], JSON.stringify(h));
+        assert.deepEqual([h.x, h.mask], [[6], [6]]);
+        assert.equal(h.info, 'output[1] = 0.5002 ← x[1, 2] = 0.5002, kept by mask[1, 2] = 1 (true element 2 of 4)');
+        h = await maskHover(page, 'x', 0); // not kept
+        assert.equal(h.info, 'x[0, 0] = 0.3552: left out (mask[0, 0] = 0 is false)');
+        assert.equal(h.hlOut, '0');
+        // A click pins output[3]: the pointer leaving the picture keeps it lit; a second click
+        // unpins it. (The leaving is dispatched: WebKitGTK's WebDriver moves send no pointerleave.)
+        const leave = () => page.evaluate(() => {
+          document.querySelector('#mask-picture').dispatchEvent(new PointerEvent('pointerleave'));
+          return { ...document.querySelector('#mask-picture').dataset, info: document.querySelector('#mask-info').textContent,
+            pinned: [...document.querySelectorAll('#mask-picture .cell.pinned')].map((c) => `${c.dataset.role}:${c.dataset.flat}`),
+            lit: document.querySelectorAll('#mask-picture .cell.hl').length };
+        });
+        await maskHover(page, 'out', 3, 'click');
+        h = await leave();
+        assert.deepEqual([h.hlX, h.hlOut, h.pinned], ['1', '1', ['out:3']], JSON.stringify(h));
+        assert.equal(h.info, 'output[3] = 2.0139 ← x[2, 3] = 2.0139, kept by mask[2, 3] = 1 (true element 4 of 4)');
+        await maskHover(page, 'out', 3, 'click');
+        h = await leave();
+        assert.deepEqual([h.pinned, h.lit, h.hlOut], [[], 0, '0'], JSON.stringify(h));
+
+        // ONNX NonZero: output[1, 2] is a coordinate of x[1, 1]: the element and the column light up.
+        r = await maskPick(page, 'mask-0');
+        assert.equal(r.call, "nonZero(x, { indexType: 'int64' })");
+        assert.equal(r.type, 'int64');
+        assert.deepEqual([r.xTrue, r.xFalse], [[0, 2, 3], [1]]);
+        h = await maskHover(page, 'out', 5);
+        assert.deepEqual([h.x, h.out], [[3], [2, 5]], JSON.stringify(h));
+        assert.equal(h.info, 'output[1, 2] = 1: a coordinate of x[1, 1] = 1, non-zero element 3 of 3; its coordinates (1, 1) are output[:, 2]');
+        h = await maskHover(page, 'x', 2);
+        assert.deepEqual(h.out, [1, 4]);
+        // The torch layout: a row an element.
+        await page.select('#mask-layout', 'torch');
+        await masksAre(page, 'ok');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.masks.state())).output, { data: [0, 0, 1, 0, 1, 1], shape: [3, 2] });
+        h = await maskHover(page, 'out', 4);
+        assert.deepEqual([h.x, h.out], [[3], [4, 5]]);
+        assert.match(h.info, /its coordinates \(1, 1\) are output\[2, :\]$/);
+
+        // ONNX Compress along axis 1: output[2, 0] = 6 is input[2, 1], kept by condition[1].
+        await maskPick(page, 'mask-11');
+        h = await maskHover(page, 'out', 2);
+        assert.deepEqual([h.x, h.mask], [[5], [1]]);
+        assert.equal(h.info, 'output[2, 0] = 6 ← input[2, 1] = 6, kept by condition[1] = 1 (true element 1 of 1)');
+        h = await maskHover(page, 'mask', 1); // the condition's true element keeps column 1
+        assert.deepEqual([h.x, h.out], [[1, 3, 5], [0, 1, 2]]);
+        // No axis: the input flattened; the condition [0, 1, 0, 0, 1] shorter than its 6 elements.
+        await maskPick(page, 'mask-12');
+        h = await maskHover(page, 'x', 5);
+        assert.equal(h.info, 'input[2, 1] = 6: left out, past the 5 elements of condition');
+
+        // masked_scatter: output[1, 0] = 2 took source[0, 2]; a source value lights where it went.
+        r = await maskPick(page, 'mask-15');
+        assert.deepEqual(r.xTrue, [3, 4, 5, 6, 8, 9]);
+        assert.equal(await page.evaluate(() => document.querySelectorAll('#mask-picture .cell.replaced[data-role=x]').length), 6);
+        h = await maskHover(page, 'out', 5);
+        assert.deepEqual([h.hlSource, h.hlX, h.hlMask], ['1', '1', '1'], JSON.stringify(h));
+        assert.deepEqual([h.source, h.x, h.mask], [[2], [5], [5]]);
+        assert.equal(h.info, "output[1, 0] = 2 ← source[0, 2] = 2: mask[1, 0] = 1 is true element 3 of 6, so it takes source's value 3 (x[1, 0] = 0 replaced)");
+        h = await maskHover(page, 'source', 4);
+        assert.deepEqual(h.out, [8]);
+        h = await maskHover(page, 'source', 7); // the mask has 6 true elements: source[1, 1..4] unused
+        assert.equal(h.info, "source[1, 2] = 7: not used (mask has 6 true elements, one for each of source's first values)");
+        assert.deepEqual(await page.evaluate(() => [...document.querySelectorAll('#mask-picture .cell.unused')].map((c) => Number(c.dataset.flat))), [6, 7, 8, 9]);
+        h = await maskHover(page, 'out', 0);
+        assert.equal(h.info, 'output[0, 0] = 0: mask[0, 0] = 0 is false, so x[0, 0] = 0 is kept');
+        fs.mkdirSync(path.dirname(screenshotOf(engine)), { recursive: true });
+        await page.evaluate(() => document.querySelector('#masks').scrollIntoView());
+        await maskHover(page, 'out', 5);
+        await page.screenshot(screenshotOf(engine, 'demo-masks'));
+
+        // Errors inline: a short source, then fixed; a mask of the wrong shape, then fixed.
+        await maskPick(page, 'mask-17');
+        await page.fill('#mask-s-values', '9');
+        await page.fill('#mask-s-shape', '1');
+        await masksAre(page, 'error');
+        assert.match(await page.evaluate(() => document.querySelector('#mask-error').textContent),
+          /^RangeError maskedScatter: source has 1 elements? but mask has 2 true elements/);
+        await page.fill('#mask-s-values', '9, 8');
+        await page.fill('#mask-s-shape', '2');
+        await masksAre(page, 'ok');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.masks.state())).output.data, [1, 9, 3, 8, 5]);
+        await maskPick(page, 'mask-6'); // tf.boolean_mask: x [3, 2], mask [3]
+        await page.fill('#mask-m-values', 'true, false');
+        await page.fill('#mask-m-shape', '2');
+        await masksAre(page, 'error');
+        assert.match(await page.evaluate(() => document.querySelector('#mask-error').textContent),
+          /^RangeError booleanMask: mask\.shape\[0\] is 2 but must be 3/);
+        await page.fill('#mask-m-values', 'false, true, true');
+        await page.fill('#mask-m-shape', '3');
+        await masksAre(page, 'ok');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.masks.state())).output, { data: [3, 4, 5, 6], shape: [2, 2] });
+        assert.match(await page.evaluate(() => document.querySelector('#mask-example-note').textContent), /, edited\.$/);
+        // The same tensors through compress with no axis: x flattened, elements 1 and 2.
+        await page.select('#mask-op', 'compress');
+        await masksAre(page, 'ok');
+        assert.equal(await page.evaluate(() => document.querySelector('#mask-call').textContent), 'compress(input, condition)');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.masks.state())).output, { data: [2, 3], shape: [2] });
+        await page.fill('#mask-axis', '0');
+        await masksAre(page, 'ok');
+        assert.deepEqual((await page.evaluate(() => window.__wasmGatherDemo.masks.state())).output, { data: [3, 4, 5, 6], shape: [2, 2] });
+
+        const log = await pageLog(page, server);
+        assert.deepEqual(log.problems, [], 'page errors, console errors or failed requests');
+        assert.deepEqual(log.warnings, []);
+      } finally {
+        await page.close().catch(() => {});
+      }
+    });
+
+    test('isolated: examples/yolo-filter: the kept boxes, drawn, the plain loop\'s bit for bit', { skip, timeout: 2 * TIMEOUT_MS }, async () => {
+      const { page, server } = await openPage(browser, {
+        isolation: true, urlPath: '/examples/yolo-filter/', until: () => ['done', 'error'].includes(document.body.dataset.status),
+      });
+      try {
+        const read = () => page.evaluate(() => {
+          const canvas = document.querySelector('#canvas');
+          const px = canvas.getContext('2d').getImageData(0, 0, canvas.width, canvas.height).data;
+          let coloured = 0; // pixels of a box or a label: saturated, unlike the grey background and grid
+          for (let i = 0; i < px.length; i += 4) if (Math.max(px[i], px[i + 1], px[i + 2]) - Math.min(px[i], px[i + 1], px[i + 2]) > 60) coloured++;
+          return { status: document.body.dataset.status, error: document.querySelector('#error').hidden ? null : document.querySelector('#error').textContent,
+            ...window.__yoloFilter, coloured, rows: document.querySelectorAll('#boxes tr').length, same: window.__yoloFilter?.same };
+        });
+        let r = await read();
+        assert.equal(r.status, 'done', r.error);
+        assert.equal(r.same, true, 'the page says the two ways agree');
+        assert.deepEqual(r.boxes, r.plainBoxes);
+        // The same boxes as here, in Node, with the plain loop (no wasm at all).
+        const want = (conf) => JSON.parse(JSON.stringify(detect(makeHead({ seed: 1, objects: 36 }).head, filterPlain, { conf }).boxes));
+        assert.deepEqual(r.boxes, want(0.25));
+        assert.equal(r.boxes.length, 36);
+        assert.equal(r.found, 36);
+        assert.equal(r.rows, 36);
+        assert.ok(r.coloured > 5000, `the boxes are drawn: ${r.coloured} coloured pixels`);
+        assert.ok(r.times.ours > 0 && r.times.plain > 0, JSON.stringify(r.times));
+        fs.mkdirSync(path.dirname(screenshotOf(engine)), { recursive: true });
+        await page.screenshot(screenshotOf(engine, 'yolo-filter'));
+        // A higher threshold: fewer anchors, the same agreement.
+        await page.evaluate(() => {
+          const conf = document.querySelector('#conf');
+          conf.value = '0.6';
+          conf.dispatchEvent(new Event('input', { bubbles: true }));
+        });
+        await page.waitFor(() => window.__yoloFilter.conf === 0.6 && document.body.dataset.status === 'done', undefined, TIMEOUT_MS);
+        r = await read();
+        assert.equal(r.same, true);
+        assert.deepEqual(r.boxes, want(0.6));
+        assert.ok(r.boxes.length > 0 && r.boxes.length < 36 && r.boxes.every((b) => b.score > 0.6), `${r.boxes.length} boxes over 0.6`);
+        const log = await pageLog(page, server);
+        assert.deepEqual(log.problems, [], 'page errors, console errors or failed requests');
+        assert.deepEqual(log.warnings, []);
+      } finally {
+        await page.close().catch(() => {});
+      }
+    });
 
     test('isolated: examples, hover, errors, benchmark, screenshot', { skip, timeout: 3 * TIMEOUT_MS }, async (t) => {
       const { page, server, state } = await open(true);
@@ -568,6 +815,9 @@ for (const engine of ENGINES) {
         const bag = await pick(page, 'bag-6'); // tf.nn.embedding_lookup_sparse's weighted mean
         assert.equal(bag.error, null);
         assert.deepEqual(bag.output, BAG_EXAMPLES[6].expected);
+        const mask = await maskPick(page, 'mask-16'); // bert_padding's pad_input as a maskedScatter
+        assert.equal(mask.error, null);
+        assert.deepEqual(mask.output, MASK_EXAMPLES[16].expected);
         const log = await pageLog(page, server);
         assert.deepEqual(log.problems, [], 'page errors, console errors or failed requests');
         assert.deepEqual(log.warnings, []);
