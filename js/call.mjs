@@ -333,6 +333,7 @@ export function callOp(s, desc, args) {
   const op = desc.name;
   const planned = planCall(s, desc, args);
   if (desc.counted) return callCounted(s, desc, planned);
+  if (desc.tensors.mask && maskInJs(s, desc, planned)) return countedInJs(s, desc, planned, planned.w[s.slot.offsets.shape]);
   const { opts, negative, t, Type, L, w } = planned;
   const { m, slot, codes } = s;
   const b = layOut(s, desc, args, planned);
@@ -369,14 +370,7 @@ function callCounted(s, desc, planned) {
   const op = desc.name;
   const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
   const { m, codes } = s;
-  // Slices of data that is not in wasm memory (the offsets mode, src/stage_mask.h): one run
-  // resolves each output slice's offset in data, and JS copies them from the caller's array (the
-  // data never goes into wasm memory), where the offsets need no more room than the data.
-  const cap = L.offsets >= 0 ? w[s.slot.offsets.shape] : 0, x = t.data, out = opts.out;
-  if (cap && x.ptr === undefined && cap * 4 <= x.bytes && !opts.resident &&
-      (out == null || (ArrayBuffer.isView(out) && out.buffer !== s.memory.buffer && !overlaps(out, x.data)))) {
-    return countedInJs(s, desc, planned, cap);
-  }
+  if (maskInJs(s, desc, planned)) return countedInJs(s, desc, planned, w[s.slot.offsets.shape]);
   let inPart = 0;
   for (const y of inputs) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
   const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
@@ -412,13 +406,24 @@ function callCounted(s, desc, planned) {
   return result;
 }
 
-// callCounted's offsets mode: the inputs but the data and the workspace, then cap offsets, in one
-// block; a run resolves the slices (the record's output shape then holds the count), and JS copies
-// them (planInJs: js/copy-plan.mjs) into a new array or opts.out.
+// Whether a call of one of the masks' ops (src/stage_mask.h) takes their offsets mode: its data
+// is not in wasm memory (nor a source it writes), and never goes there. One run resolves each kept
+// slice's offset in data, or each source value's element, and JS copies them from the caller's
+// arrays, where the offsets need no more room than the data, into a new array or opts.out.
+function maskInJs(s, desc, { opts, t, L, w }) {
+  const cap = L.offsets >= 0 ? w[s.slot.offsets.shape] : 0, x = t.data, out = opts.out;
+  return cap > 0 && x.ptr === undefined && cap * 4 <= x.bytes && !opts.resident && !opts.inPlace &&
+    (out == null || (ArrayBuffer.isView(out) && out.buffer !== s.memory.buffer && !overlaps(out, x.data) &&
+      !(t.updates && t.updates.ptr === undefined && overlaps(out, t.updates.data))));
+}
+
+// The offsets mode (maskInJs): the inputs but the data (and a source) and the workspace, then cap
+// offsets, in one block; a run resolves them (the record's output shape then holds a count), and
+// JS copies (js/copy-plan.mjs).
 function countedInJs(s, desc, planned, cap) {
   const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
   const { m, codes } = s;
-  const others = inputs.map((y) => (y === t.data ? undefined : y));
+  const others = inputs.map((y) => (y === t.data || y === t.updates ? undefined : y));
   let inPart = 0;
   for (const y of others) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
   const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
@@ -432,6 +437,10 @@ function countedInJs(s, desc, planned, cap) {
     const status = m._wg_call_rerun(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     s.lastCallBytes = blockBytes;
+    if (desc.fromData) { // the elements the source's values go to, as many as the workspace's last word says
+      const n = words(s)[(base + inPart + b.wsBytes - 4) >>> 2];
+      return sourceInJs(s, t, outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike), Type, new Uint32Array(s.memory.buffer, offsets, n));
+    }
     const outShape = readOutShape(s, words(s));
     const outLength = outShape.reduce((a, n) => a * n, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
     const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
@@ -442,6 +451,17 @@ function countedInJs(s, desc, planned, cap) {
   } finally {
     m._free(base);
   }
+}
+
+// What countedInJs does for a source written where a mask is true: the data copied into the output (a new array
+// or opts.out), then source value j written to element rows[j].
+function sourceInJs(s, { data: d, updates: u }, target, Type, rows) {
+  const size = Type.BYTES_PER_ELEMENT, out = target.kind === 'array' ? target.array : copyOf(d.data, Type, d.bytes / size);
+  const dst = new Uint8Array(out.buffer, out.byteOffset, d.bytes);
+  if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
+  const src = u.ptr === undefined ? new Uint8Array(u.data.buffer, u.data.byteOffset, u.bytes) : new Uint8Array(s.memory.buffer, u.ptr, u.bytes);
+  if (rows.length) executeScatterPlan(rows, rows.length, src, dst, size, size);
+  return { data: out, shape: d.shape };
 }
 
 // Where a counted output goes: a new array or resident tensor, or opts.out (an array or a

@@ -38,9 +38,11 @@ typedef struct wg_mask_job {
   const uint8_t* data;
   const uint8_t* source;
   uint8_t* out;
-  size_t* offsets; /* WG_MASK_SLICES in the offsets mode: each output slice's byte offset in data
-                      (js/copy-plan.mjs copies them), instead of the slices */
-  size_t* counts; /* the workspace: nchunks + 1 counts, then offsets */
+  size_t* offsets; /* the offsets mode (js/copy-plan.mjs copies what they say), instead of the
+                      writes: WG_MASK_SLICES, each output slice's byte offset in data;
+                      WG_MASK_SOURCE, the element each source value goes to, in order */
+  size_t* counts; /* the workspace: nchunks + 1 counts, then offsets and the total (the last:
+                     js/call.mjs reads it) */
   /* the prefix's */
   size_t total;
 } wg_mask_job;
@@ -48,7 +50,7 @@ typedef struct wg_mask_job {
 extern const wg_stage_kind wg_stage_mask_count, wg_stage_mask_prefix, wg_stage_mask_write;
 
 /* The job's chunks (from len, the mask's type and item_bytes, which the plan sets first), its
- * workspace, its offsets mode (slices: outer * len offsets at most), and its three stages added to
+ * workspace, its offsets mode (outer * len offsets at most, or len), and its three stages added to
  * the plan: count_dim (0: none) the output dimension the count is. Fails if mask is of no
  * whole-byte type. */
 wg_status wg_plan_mask(wg_plan* plan, wg_mask_job* job, const wg_tensor* mask, size_t count_dim,
