@@ -338,7 +338,8 @@ export function callOp(s, desc, args) {
   const { m, slot, codes } = s;
   const b = layOut(s, desc, args, planned);
   const { into, outShape, outLength, outBytes } = b;
-  const nblocks = L.offsets >= 0 ? w[slot.offsets.shape] : 0;
+  // (the masks' offsets mode needs its mask in wasm memory: maskInJs, not the gathers' and scatters' path)
+  const nblocks = L.offsets >= 0 && !desc.tensors.mask ? w[slot.offsets.shape] : 0;
   if (choosePath(t, into, desc.fromData ? 'write' : 'copy', desc.fromData ? t.updates?.bytes : outBytes, nblocks, s.memory.buffer) === 'js') {
     const run = desc.fromData ? runScatterInJs : runPlanInJs;
     return run(s, desc, t, negative, into, Type, outLength, outBytes, outShape, nblocks);
@@ -505,7 +506,7 @@ export function planPrepared(p, desc, args) {
   // The path a plain call would go: in JS, the run only resolves the offsets, into the block,
   // and js runs the copies from the caller's arrays (which stay out of wasm memory).
   const { t, L, w } = planned;
-  const n = L.offsets >= 0 ? w[p.slot.offsets.shape] : 0;
+  const n = L.offsets >= 0 && !desc.tensors.mask ? w[p.slot.offsets.shape] : 0;
   if (choosePath(t, b.into, desc.fromData ? 'write' : 'copy', desc.fromData ? t.updates?.bytes : b.outBytes, n, p.memory.buffer) === 'js') {
     const { base, offsets, copyIndices } = offsetsBlock(p, desc, t, n);
     const make = desc.fromData ? scatterInJs : planInJs;
