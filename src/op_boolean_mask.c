@@ -34,7 +34,9 @@ static wg_status plan_boolean_mask(const wg_call* c, boolean_mask_plan* t, wg_er
   j->len = wg_prod(mask->shape, 0, mask->rank);
   j->stride = j->len;
   j->outer = wg_prod(data->shape, 0, axis);
-  j->item_bytes = wg_prod(data->shape, after, data->rank) * elem;
+  size_t inner = wg_prod(data->shape, after, data->rank);
+  if (inner > SIZE_MAX / elem) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
+  j->item_bytes = inner * elem;
   wg_plan* p = &t->plan;
   p->out_dtype = data->dtype;
   wg_plan_append(p, data->shape, 0, axis);

@@ -31,7 +31,9 @@ static wg_status plan_compress(const wg_call* c, compress_plan* t, wg_error_info
   j->len = mask->shape[0];
   j->stride = along;
   j->outer = flatten ? 1 : wg_prod(data->shape, 0, axis);
-  j->item_bytes = flatten ? elem : wg_prod(data->shape, axis + 1, data->rank) * elem;
+  size_t inner = flatten ? 1 : wg_prod(data->shape, axis + 1, data->rank);
+  if (inner > SIZE_MAX / elem) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
+  j->item_bytes = inner * elem;
   wg_plan* p = &t->plan;
   p->out_dtype = data->dtype;
   if (flatten) {

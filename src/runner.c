@@ -67,7 +67,7 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
     }
   }
   const wg_tensor* ws = &c->tensors[WG_TENSOR_workspace];
-  return !plan->workspace_bytes || (offsets_mode && !plan->count_dim) ||
+  return !plan->workspace_bytes || (offsets_mode && !plan->counted) ||
          (ws->ptr && (uintptr_t)ws->ptr % (plan->workspace_align ? plan->workspace_align : 1) == 0);
 }
 

@@ -161,6 +161,7 @@ static void write_chunk(const wg_mask_job* j, size_t o, size_t o_end, size_t k) 
   size_t at = k * j->chunk, end = chunk_end(j, k), next = j->counts[k], last = j->counts[k + 1];
   const size_t ib = j->item_bytes, os = j->total * ib, is = j->stride * ib;
   uint8_t* out = j->out;
+  if (j->write == WG_MASK_SLICES && !j->total) return; /* no output (its address may be NULL) */
   if (j->write == WG_MASK_SOURCE && j->offsets) {
     FOR_EACH_TRUE(j, at, end, next, last, j->offsets[next] = p);
   } else if (j->write == WG_MASK_SOURCE) {
@@ -269,7 +270,7 @@ wg_status wg_plan_mask(wg_plan* plan, wg_mask_job* j, const wg_tensor* mask, siz
   size_t group = j->item_bytes ? 256 * j->mask_bytes / j->item_bytes : SIZE_MAX;
   j->outer = j->write == WG_MASK_SLICES ? j->outer : 1;
   j->group = group < 1 ? 1 : group > j->outer ? (j->outer ? j->outer : 1) : group;
-  size_t blocks = j->outer ? (j->outer - 1) / j->group + 1 : 0;
+  size_t blocks = j->outer && (j->write != WG_MASK_SLICES || j->item_bytes) ? (j->outer - 1) / j->group + 1 : 0; /* slices of no bytes: nothing to write */
   /* what a run moves: the mask read twice, and a slice of each block an element where every one
    * is true */
   size_t each = per > (SIZE_MAX - 16) / (j->outer ? j->outer : 1) ? SIZE_MAX : 2 * j->mask_bytes + per * j->outer;

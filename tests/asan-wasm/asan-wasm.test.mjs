@@ -6,7 +6,7 @@
 // child process: each op's suite of tests/ops/ (worked examples, seeded random cases, errors and
 // the bad-input matrix), the library-wide errors and the kernel lane tests (the library at build/asan/js/index.mjs through WG_TEST_API,
 // tests/lib/tested-api.mjs), then the fuzz corpus replayed and mutated for a while, and random
-// hostile calls of the scatters and the fused gather-reduce from JS (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
+// hostile calls of the scatters, the fused gather-reduce and the masks' ops from JS (tests/asan-wasm/fuzz.mjs). Any sanitizer text in a child's output fails the test with the
 // report, whatever the child's exit status (ASan prints its report through stderr, then ends
 // the process; a report from a pool worker leaves the process hanging, so it is killed).
 //
@@ -70,6 +70,12 @@ const SUITES = [
   // the fused gather-reduce: its seeded calls at 1, 2 and 4 threads, resident, and torch's results
   ['tests/ops/embedding-bag.test.mjs', {}],
   ['tests/ops/segment-reduce.test.mjs', {}],
+  // the masks' ops: seeded cases (a few of a million elements: many chunks) at 1, 2 and 4 threads,
+  // PyTorch's results, resident and opts.out, their errors
+  ['tests/ops/non-zero.test.mjs', {}],
+  ['tests/ops/boolean-mask.test.mjs', {}],
+  ['tests/ops/compress.test.mjs', {}],
+  ['tests/ops/masked-scatter.test.mjs', {}],
   ['tests/unit/api-errors.test.mjs', {}],
   ['tests/unit/kernels.test.mjs', {}],
 ];
@@ -85,7 +91,7 @@ for (const [file, env] of SUITES) {
   });
 }
 
-test(`fuzz corpus replayed, then ${SECONDS} s of mutated inputs, through the sanitized harness, then ${JS_SECONDS} s of scatter and bag calls from JS (simd, simd-threaded at once)`, {
+test(`fuzz corpus replayed, then ${SECONDS} s of mutated inputs, through the sanitized harness, then ${JS_SECONDS} s of scatter, bag and mask calls from JS (simd, simd-threaded at once)`, {
   skip, timeout: (SECONDS + JS_SECONDS + 300) * 1000,
 }, async (t) => {
   const corpusDir = join(root, 'tests', 'fuzz', 'corpus');
@@ -111,7 +117,7 @@ test(`fuzz corpus replayed, then ${SECONDS} s of mutated inputs, through the san
     assert.ok(!JS_SECONDS || (summary.jsCalls >= 20 * JS_SECONDS && js.ok > summary.jsCalls / 5 && js.RangeError && js.TypeError),
       `${variant}: ${summary.jsCalls} calls from JS in ${summary.jsSeconds} s: ${JSON.stringify(js)}`);
     t.diagnostic(`${variant}: ${summary.corpus} corpus entries, then ${summary.executions} mutated inputs in ` +
-      `${summary.seconds} s (${JSON.stringify(summary.perOp)}), then ${summary.jsCalls} scatter and bag calls from JS in ` +
+      `${summary.seconds} s (${JSON.stringify(summary.perOp)}), then ${summary.jsCalls} scatter, bag and mask calls from JS in ` +
       `${summary.jsSeconds} s (${JSON.stringify(js)}), seed ${summary.seed}`);
   });
 });

@@ -6,11 +6,11 @@
 // stderr and ends the process; the input being run is always in build/asan/fuzz/<variant>.last
 // as "<op> <hex>" (after a report from a pool worker the process hangs and must be killed, so it
 // cannot say which input it was). On success that file is removed and the last line of stdout
-// is a JSON summary. Then, for --js-seconds, random hostile calls of the library's scatters and
-// fused gather-reduce from JS against the sanitized library (build/asan/js/index.mjs,
-// tests/asan-wasm/scatter-calls.mjs and bag-calls.mjs, every other call each: the binding's paths,
-// in place, resident and opts.out included), on a pool of 3 threads in the threaded variant,
-// every call split over it; the .last file then says "js <seed>:<call>".
+// is a JSON summary. Then, for --js-seconds, random hostile calls of the library's scatters, fused
+// gather-reduce and masks' ops from JS against the sanitized library (build/asan/js/index.mjs,
+// tests/asan-wasm/scatter-calls.mjs, bag-calls.mjs and mask-calls.mjs, every third call each: the
+// binding's paths, in place, resident and opts.out included), on a pool of 3 threads in the
+// threaded variant, every call split over it; the .last file then says "js <seed>:<call>".
 // Run by tests/asan-wasm/asan-wasm.test.mjs.
 //
 //   node tests/asan-wasm/fuzz.mjs [--variant simd|simd-threaded] [--seconds N] [--js-seconds N] [--seed N]
@@ -23,10 +23,11 @@ import { parseArgs } from 'node:util';
 import { Rng } from '../lib/rng.mjs';
 import { mutate } from './mutate.mjs';
 import { callOnce as bagCall } from './bag-calls.mjs';
+import { callOnce as maskCall } from './mask-calls.mjs';
 import { callOnce as scatterCall } from './scatter-calls.mjs';
 
-// Call k of the JS phase: a scatter's (even k) or a bag's (odd k).
-const callOnce = (api, seed, k) => (k % 2 ? bagCall : scatterCall)(api, seed, k);
+// Call k of the JS phase: a scatter's, a bag's or a mask op's, in turn.
+const callOnce = (api, seed, k) => [scatterCall, bagCall, maskCall][k % 3](api, seed, k);
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const OPS = readdirSync(join(root, 'tests', 'fuzz', 'corpus')).sort(); // the fuzz targets, as CMakeLists.txt builds them
@@ -147,7 +148,7 @@ while (Date.now() < end) {
 }
 const seconds = (Date.now() - start) / 1000;
 
-// The scatters called from JS, each call seeded by (seed, its number).
+// The scatters, bags and masks called from JS, each call seeded by (seed, its number).
 const api = await loadLibrary(opt.variant);
 const jsOutcomes = {};
 const jsStart = Date.now(), jsEnd = jsStart + Number(opt['js-seconds']) * 1000;

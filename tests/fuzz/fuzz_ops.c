@@ -1,6 +1,7 @@
 /* libFuzzer target for one op of the C API, chosen at compile time with WG_FUZZ_OP (take,
  * gather_nd, gather, gather_block_quantized, scatter, scatter_nd, index_reduce, tensor_scatter,
- * embedding_bag, segment_reduce or embedding_bag_backward): CMake builds fuzz_<op> from this
+ * embedding_bag, segment_reduce, embedding_bag_backward, non_zero, boolean_mask, compress or
+ * masked_scatter): CMake builds fuzz_<op> from this
  * file, one per folder of tests/fuzz/corpus/. The input decodes into shapes (with hostile dims: 0, huge,
  * SIZE_MAX), element width, index type, axis / dim / batch dims, out-of-range mode, negative-index
  * policy (the *_ex functions), pool use and
@@ -10,10 +11,13 @@
  * scatters have one of their own too (fuzz_scatter: value type, reduction, include_self, in
  * place or not, the update values), and so has the fused gather-reduce (fuzz_bag: the form of
  * the segments and their values, broken or not, weights, padding, initial, max indices), and so
- * has the bags' gradient (fuzz_bag_backward: on the call record, as the JS binding calls it). The
+ * has the bags' gradient (fuzz_bag_backward: on the call record, as the JS binding calls it), and
+ * so have the masks' ops (fuzz_mask: the mask's type and values, its shape made to fit or not, the
+ * count-first protocol of a run without an output). The
  * shape rules and the op's result are checked against the simple references below: element by
  * element from each output multi-index (the scatters: each update applied in turn, in the index
- * tensor's order; the bags: each element from its segment's rows in order).
+ * tensor's order; the bags: each element from its segment's rows in order; the masks: a scalar
+ * recount of the mask, then each true element's coordinates, slice or source value in turn).
  * Every tensor is its own exact-size malloc (AddressSanitizer flags any access outside it); in
  * "guard" inputs the tensors sit between patterned guard bytes instead, at odd offsets, and the
  * guards are compared afterwards. Inputs and indices must be left unchanged.
@@ -290,6 +294,7 @@ static void gbq_describe(void);
 static void sc_describe(void);
 static void bag_describe(void);
 static void bw_describe(void);
+static void mask_describe(void);
 static void describe(void) {
   if (FUZZ_OP == OP_gather_block_quantized) {
     gbq_describe();
@@ -305,6 +310,10 @@ static void describe(void) {
   }
   if (SC_IS(embedding_bag_backward)) {
     bw_describe();
+    return;
+  }
+  if (SC_IS(non_zero) || SC_IS(boolean_mask) || SC_IS(compress) || SC_IS(masked_scatter)) {
+    mask_describe();
     return;
   }
   const call* c = current;
@@ -2968,6 +2977,611 @@ static int fuzz_bag_backward(reader* r) {
   return 0;
 }
 
+/* ---- the masks' ops (non_zero, boolean_mask, compress, masked_scatter): one decoder, their rules
+ * and a reference that recounts the mask in a scalar loop, an element's value compared with zero
+ * as its type reads it (NaN is true, -0 false: numpy, torch and ONNX) ----
+ * Input layout (tests/fuzz/make-seeds.mjs writes it):
+ *   t: the mask's type (MASK_DTYPE: the 12 whole-byte types, uint8 again, then none, uint4 and an
+ *      unknown dtype, refused) | the data's type << 4 (DATA_DTYPE: the 12, uint8, then int4, none
+ *      and an unknown dtype, refused). non_zero (its data is the mask): 0x10 rows first (with 0x80
+ *      given as -1), 0x60 the index type (int32, int64, int32, and uint32 or with 0x80 7: refused)
+ *   o: 0x01 pool | 0x02 every op split | 0x04 guard zones | 0x08 count first: a run without an
+ *      output (only counts), then one that writes into an output of exactly the count | 0x10 a shape
+ *      query first (the runs are wg_call_rerun; else wg_call_run, which plans each) | 0x20 hostile:
+ *      the mask changed between the count and the write (count first, after a shape query, not
+ *      with 0x40) | 0x40 count first: a second run without an output (refused unless the output
+ *      is empty), then the write recounts; masked_scatter: in place (out is data) | 0x80
+ *      misaligned (in elements)
+ *   x: compress: 0x01 no axis (flatten), 0x02 flatten given as -1; masked_scatter: the source: 0-2
+ *      its length (0-3 the count, 4 the count and more, 5 one fewer, 6 none, 7 a dim byte next) |
+ *      its shape << 3 (0, 1 [n]; 2 [1, n]; 3 [] when n is 1, else [n, 1]) | 0x80 another type;
+ *      not non_zero: 0x40 the offsets mode instead (mask_offsets), 0x20 then with no workspace
+ *   m: how the mask's values are made: 0-1 a byte each (MASK_VALUE below), a density (the next
+ *      byte: true below it), runs (each a byte long times 1 + (m >> 2 & 7), false and true in
+ *      turn; 0x20 their values a byte each), or one value for all (the next byte)
+ *   data rank (< 0xf8: % 6; else 17), axis (int8; 0x80 INT32_MIN, 0x7f INT32_MAX), the mask's rank
+ *   (not non_zero: 0x80 made from data's shape (boolean_mask: 1 + (k & 7) % the dims from the axis;
+ *   compress: (k >> 4 & 3) 0-1 the axis, 2 the axis less k & 15, 3 (k & 15) % (the axis + 1);
+ *   masked_scatter: data's) | 0x40 then perturbed by a byte after the dims (mask_perturb;
+ *   compress: the axis plus 1 or 2); else a rank (% 6, compress % 3; >= 0xf8: 17) and dims of its
+ *   own), data dims, the mask's own dims, the perturbation byte, the mask's values, a dim byte
+ *   for masked_scatter's source (length 7), the hostile mutation's bytes; data and source values
+ *   come from the PRNG (any bits: the ops copy them).
+ * A mask value byte (MASK_VALUE): < 0x40 zero, < 0x80 one (1.0 for the floats), else by its low
+ * nibble the sign bit alone (-0), all ones, a quiet NaN, -1, the least subnormal, one bit of any
+ * byte, the exponent's top bit, the low byte's top bit, the least negative subnormal, +-inf, a
+ * negative NaN, or any bits. */
+#define IS_MASK (SC_IS(non_zero) || SC_IS(boolean_mask) || SC_IS(compress) || SC_IS(masked_scatter))
+#define MASK_MAX_ELEMS (1u << 16) /* the mask's elements run, at most */
+#define MASK_MAX_BYTES (1u << 20) /* any tensor's bytes */
+
+static const int32_t MASK_DTYPE[16] = {WG_DTYPE_U8,  WG_DTYPE_I8,  WG_DTYPE_U16, WG_DTYPE_I16, WG_DTYPE_U32, WG_DTYPE_I32,
+                                       WG_DTYPE_U64, WG_DTYPE_I64, WG_DTYPE_F16, WG_DTYPE_BF16, WG_DTYPE_F32, WG_DTYPE_F64,
+                                       WG_DTYPE_U8,  WG_DTYPE_NONE, WG_DTYPE_U4, 99};
+static const int32_t DATA_DTYPE[16] = {WG_DTYPE_U8,  WG_DTYPE_I8,  WG_DTYPE_U16, WG_DTYPE_I16, WG_DTYPE_U32, WG_DTYPE_I32,
+                                       WG_DTYPE_U64, WG_DTYPE_I64, WG_DTYPE_F16, WG_DTYPE_BF16, WG_DTYPE_F32, WG_DTYPE_F64,
+                                       WG_DTYPE_U8,  WG_DTYPE_I4,  WG_DTYPE_NONE, 99};
+
+typedef struct mask_call {
+  int32_t mdtype, ddtype, sdtype; /* the mask's, data's and source's types (non_zero: data is the mask) */
+  size_t mw, dw, ow;              /* bytes of their elements (0: none whole) and of the output's */
+  size_t D[RANKS], dr, M[RANKS], mr, S[RANKS], sr;
+  int32_t axis, index_type, rows_first, flatten;
+  int count_first, shape_first, hostile, again, in_place, use_pool, split_all, guarded, misalign;
+  int offsets_mode, no_workspace; /* the offsets mode (not non_zero's), without a workspace */
+  uint8_t fill;
+  /* derived by mask_plan_rules when the shapes are valid */
+  size_t a;          /* the axis, normalized */
+  size_t len;        /* the mask's elements read (compress: the condition's length) */
+  size_t outer;      /* blocks of data before the mask's dims */
+  size_t stride;     /* data's slices a block (the mask's elements, compress: the axis's) */
+  size_t inner;      /* a slice's elements */
+  size_t O[RANKS], orank, count_dim; /* the output's shape, its count dim at its most (the mask's
+                                        elements) and that dim + 1 (0: none) */
+  size_t n;          /* the true elements: the reference's count */
+  size_t workspace;  /* its bytes (the shape query's) */
+  int slice_overflow; /* a slice's bytes near size_t's top: WG_ERR_SIZE_OVERFLOW or planned */
+  const uint8_t* mask;
+} mask_call;
+
+static const mask_call* mask_current;
+
+static void mask_describe(void) {
+  const mask_call* c = mask_current;
+  if (!c) return;
+  fprintf(stderr,
+          "  op %d mask dtype %d data dtype %d source dtype %d axis %d flatten %d rows_first %d index type %d"
+          " count first %d shape first %d hostile %d again/in place %d/%d offsets mode %d (no workspace %d) pool %d split %d"
+          " guarded %d misalign %d fill 0x%02x count %zu\n",
+          FUZZ_OP, c->mdtype, c->ddtype, c->sdtype, c->axis, c->flatten, c->rows_first, c->index_type, c->count_first,
+          c->shape_first, c->hostile, c->again, c->in_place, c->offsets_mode, c->no_workspace, c->use_pool, c->split_all,
+          c->guarded, c->misalign, c->fill, c->n);
+  print_shape("data", c->D, c->dr);
+  if (!SC_IS(non_zero)) print_shape("mask", c->M, c->mr);
+  if (SC_IS(masked_scatter)) print_shape("source", c->S, c->sr);
+  for (size_t i = 0; c->mask && c->mw && i < c->len && i < 32; ++i)
+    fprintf(stderr, "  mask %zu: 0x%llx\n", i, (unsigned long long)get_bits(c->mask + i * c->mw, c->mw));
+}
+
+static size_t mask_width(int32_t dtype) { return wg_dtype_bits(dtype) >= 8 ? wg_dtype_bits(dtype) / 8 : 0; }
+
+/* Mask element i as its type reads it, compared with zero: NaN != 0, -0 == 0. */
+static int ref_true(int32_t dtype, size_t w, const uint8_t* m, size_t i) {
+  uint64_t v = get_bits(m + i * w, w);
+  switch (dtype) {
+    case WG_DTYPE_F16: return f16_to_f32((uint16_t)v) != 0.0f;
+    case WG_DTYPE_BF16: return bf16_to_f32((uint16_t)v) != 0.0f;
+    case WG_DTYPE_F32: return to_float('f', v) != 0.0f;
+    case WG_DTYPE_F64: return to_double(v) != 0.0;
+    default: return v != 0;
+  }
+}
+
+/* A mask value of dtype from byte c (MASK_VALUE above). */
+static uint64_t mask_value(int32_t dtype, uint8_t c, reader* r) {
+  size_t w = mask_width(dtype);
+  if (!w) return 0;
+  uint64_t all = sc_mask(w), sign = (uint64_t)1 << (8 * w - 1), one = 1, nan = all >> 1, inf = sign >> 1;
+  switch (dtype) { /* the floats' 1.0, quiet NaN and infinity */
+    case WG_DTYPE_F16: one = 0x3c00, nan = 0x7e00, inf = 0x7c00; break;
+    case WG_DTYPE_BF16: one = 0x3f80, nan = 0x7fc0, inf = 0x7f80; break;
+    case WG_DTYPE_F32: one = 0x3f800000u, nan = 0x7fc00000u, inf = 0x7f800000u; break;
+    case WG_DTYPE_F64: one = 0x3ff0000000000000ull, nan = 0x7ff8000000000000ull, inf = 0x7ff0000000000000ull; break;
+    default: break;
+  }
+  if (c < 0x40) return 0;
+  if (c < 0x80) return one;
+  switch (c & 15) {
+    case 0: return sign;                                  /* -0 */
+    case 1: return all;                                   /* a NaN with every bit; -1 */
+    case 2: return nan;
+    case 3: return one | sign;                            /* -1.0; a negative integer */
+    case 4: return 1;                                     /* the least subnormal */
+    case 5: return (uint64_t)1 << (8 * ((c >> 4 & 7) % w) + (c >> 4 & 7)); /* one bit of any byte */
+    case 6: return sign >> 1;                             /* the exponent's top bit */
+    case 7: return 0x80;                                  /* the low byte's top bit (int8: the sign) */
+    case 8: return sign | 1;                              /* the least negative subnormal */
+    case 9: return inf;
+    case 10: return inf | sign;
+    case 11: return nan | sign;
+    default: return rnd(r) & all;
+  }
+}
+
+/* The mask's len values (of width w >= 1) into m, as c->fill says. */
+static void mask_fill(reader* r, const mask_call* c, uint8_t* m, size_t len, size_t w) {
+  int mode = c->fill & 3;
+  uint8_t p = mode ? byte(r) : 0;
+  size_t run = 0, scale = 1 + (c->fill >> 2 & 7);
+  int on = 1;
+  uint64_t v = 0;
+  for (size_t i = 0; i < len; ++i) {
+    switch (mode) {
+      case 0: v = mask_value(c->mdtype, byte(r), r); break;
+      case 1: {
+        uint64_t b = rnd(r);
+        if ((b & 255) < p) v = mask_value(c->mdtype, b >> 8 & 1 ? 0x40 : (uint8_t)(0x80 | (b >> 16)), r);
+        else v = b >> 8 & 2 ? mask_value(c->mdtype, 0x80, r) : 0; /* -0 or 0 */
+        break;
+      }
+      case 2:
+        if (!run) {
+          on = !on;
+          run = 1 + (size_t)byte(r) * scale;
+          v = on ? mask_value(c->mdtype, c->fill & 0x20 ? byte(r) : 0x40, r) : 0;
+        }
+        --run;
+        break;
+      default: v = mask_value(c->mdtype, p, r);
+    }
+    if (c->mw) put_bits(m + i * w, w, v);
+    else m[i] = (uint8_t)v;
+  }
+}
+
+/* A mask shape made from data's broken by byte pb: a dim one more, a dim 0 (or 1), one dim more,
+ * one fewer. */
+static void mask_perturb(uint8_t pb, size_t* M, size_t* mr) {
+  size_t k = *mr ? (size_t)(pb >> 2) % *mr : 0;
+  switch (pb & 3) {
+    case 0: if (*mr) M[k] += 1; else M[(*mr)++] = 2; break;
+    case 1: if (*mr) M[k] = M[k] ? 0 : 1; else M[(*mr)++] = 0; break;
+    case 2: M[(*mr)++] = 1 + (pb >> 2 & 3); break;
+    default: if (*mr) --*mr; else M[(*mr)++] = 1; break;
+  }
+}
+
+/* The rules the plan checks (src/op_<name>.c, src/stage_mask.c's types, the engine's ranks): each
+ * broken one into s, with its report. Fills the derived sizes and the output's shape when the
+ * shapes hold. */
+static void mask_plan_rules(mask_call* c, outcomes* s) {
+  const int nz = SC_IS(non_zero), bm = SC_IS(boolean_mask), cp = SC_IS(compress), ms = SC_IS(masked_scatter);
+  if (c->dr > WG_MAX_RANK || (!nz && c->mr > WG_MAX_RANK) || (ms && c->sr > WG_MAX_RANK)) {
+    ALLOW_ANY(s, WG_ERR_MAX_RANK); /* wg_call_tensor refuses it */
+    return;
+  }
+  if (!nz && !c->dw) allow(s, WG_ERR_INVALID_ARGUMENT, 1, WG_ARG_DATA, -1, -1, -1, -1);
+  if (!c->mw) allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, -3, c->mdtype, -1, -1);
+  int shapes_ok = 1;
+  size_t after = 0; /* data's first dim after the mask's */
+  if (nz) {
+    if (c->index_type != WG_INDEX_I32 && c->index_type != WG_INDEX_I64)
+      allow(s, WG_ERR_INVALID_ARGUMENT, 1, WG_ARG_NONE, -1, c->index_type, -1, -1);
+    c->len = count(c->D, c->dr);
+    if (c->len == SIZE_MAX) allow(s, WG_ERR_SIZE_OVERFLOW, 1, WG_ARG_DATA, -1, -1, -1, -1), shapes_ok = 0;
+    size_t rank = c->dr || c->rows_first ? c->dr : 1; /* a scalar as [1] in ONNX's layout */
+    c->orank = 2;
+    c->O[0] = c->rows_first ? c->len : rank;
+    c->O[1] = c->rows_first ? rank : c->len;
+    c->count_dim = c->rows_first ? 1 : 2;
+  } else if (bm) {
+    if (c->dr < 1) {
+      allow(s, WG_ERR_DATA_SCALAR, 1, WG_ARG_DATA, -1, 0, 1, -1), shapes_ok = 0;
+    } else if (c->axis < -(int64_t)c->dr || c->axis >= (int64_t)c->dr) {
+      allow(s, WG_ERR_AXIS, 1, WG_ARG_AXIS, -1, c->axis, (int64_t)c->dr, -1), shapes_ok = 0;
+    } else {
+      c->a = (size_t)(c->axis < 0 ? c->axis + (int64_t)c->dr : c->axis);
+      if (c->mr < 1 || c->mr > c->dr - c->a) {
+        allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, -1, (int64_t)c->mr, (int64_t)(c->dr - c->a), -1), shapes_ok = 0;
+      } else {
+        for (size_t d = 0; d < c->mr && shapes_ok; ++d) {
+          if (c->M[d] != c->D[c->a + d])
+            allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, (int64_t)d, (int64_t)c->M[d], (int64_t)c->D[c->a + d], -1), shapes_ok = 0;
+        }
+      }
+    }
+    if (shapes_ok) {
+      after = c->a + c->mr;
+      c->len = c->stride = count(c->M, c->mr);
+      c->outer = count(c->D, c->a);
+      c->orank = 0;
+      for (size_t d = 0; d < c->a; ++d) c->O[c->orank++] = c->D[d];
+      c->O[c->orank++] = c->len;
+      for (size_t d = after; d < c->dr; ++d) c->O[c->orank++] = c->D[d];
+      c->count_dim = c->a + 1;
+      if (c->len == SIZE_MAX || c->outer == SIZE_MAX || count(c->O, c->orank) == SIZE_MAX)
+        allow(s, WG_ERR_SIZE_OVERFLOW, 1, WG_ARG_OUT, -1, -1, -1, -1), shapes_ok = 0;
+    }
+  } else if (cp) {
+    if (c->mr != 1) allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, -1, (int64_t)c->mr, 1, -1), shapes_ok = 0;
+    size_t all = count(c->D, c->dr);
+    if (all == SIZE_MAX) allow(s, WG_ERR_SIZE_OVERFLOW, 1, WG_ARG_DATA, -1, -1, -1, -1), shapes_ok = 0;
+    if (!c->flatten && c->dr < 1) {
+      allow(s, WG_ERR_DATA_SCALAR, 1, WG_ARG_DATA, -1, 0, 1, -1), shapes_ok = 0;
+    } else if (!c->flatten && (c->axis < -(int64_t)c->dr || c->axis >= (int64_t)c->dr)) {
+      allow(s, WG_ERR_AXIS, 1, WG_ARG_AXIS, -1, c->axis, (int64_t)c->dr, -1), shapes_ok = 0;
+    } else if (all != SIZE_MAX) {
+      c->a = c->flatten ? 0 : (size_t)(c->axis < 0 ? c->axis + (int64_t)c->dr : c->axis);
+      c->stride = c->flatten ? all : c->D[c->a];
+      if (c->mr == 1 && c->M[0] > c->stride)
+        allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, -2, (int64_t)c->M[0], (int64_t)c->stride, -1), shapes_ok = 0;
+    }
+    if (shapes_ok) {
+      c->len = c->M[0];
+      c->outer = c->flatten ? 1 : count(c->D, c->a);
+      after = c->flatten ? c->dr : c->a + 1;
+      c->orank = 0;
+      for (size_t d = 0; !c->flatten && d < c->a; ++d) c->O[c->orank++] = c->D[d];
+      c->O[c->orank++] = c->len;
+      for (size_t d = after; d < c->dr; ++d) c->O[c->orank++] = c->D[d];
+      c->count_dim = c->flatten ? 1 : c->a + 1;
+    }
+  } else {
+    if (c->mr != c->dr) {
+      allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, -1, (int64_t)c->mr, (int64_t)c->dr, -1), shapes_ok = 0;
+    } else {
+      for (size_t d = 0; d < c->mr && shapes_ok; ++d) {
+        if (c->M[d] != c->D[d]) allow(s, WG_ERR_MASK_SHAPE, 1, WG_ARG_MASK, (int64_t)d, (int64_t)c->M[d], (int64_t)c->D[d], -1), shapes_ok = 0;
+      }
+    }
+    if (c->sdtype != c->ddtype) allow(s, WG_ERR_UPDATES_TYPE, 1, WG_ARG_UPDATES, -1, c->sdtype, c->ddtype, -1);
+    c->len = count(c->D, c->dr);
+    if (shapes_ok && (c->len == SIZE_MAX || count(c->S, c->sr) == SIZE_MAX))
+      allow(s, WG_ERR_SIZE_OVERFLOW, 1, WG_ARG_DATA, -1, -1, -1, -1), shapes_ok = 0;
+    c->orank = c->dr;
+    memcpy(c->O, c->D, sizeof c->O);
+    c->count_dim = 0;
+  }
+  if (shapes_ok && (bm || cp)) {
+    c->inner = count(c->D + after, c->dr - after);
+    /* a slice of bytes near size_t's top (where another dim is 0: the output is empty), which no
+     * memory holds: an overflow, or planned */
+    c->slice_overflow = mul_or_max(c->inner, c->dw) > SIZE_MAX / 16;
+    if (c->slice_overflow && s->n) ALLOW_ANY(s, WG_ERR_SIZE_OVERFLOW);
+  }
+}
+
+/* The record as the JS binding fills it (js/ops/non-zero.mjs, boolean-mask.mjs, compress.mjs,
+ * masked-scatter.mjs). */
+static wg_status mask_record(const mask_call* c, wg_call* rec, const void* data, const void* mask,
+                             const void* source, void* out, void* ws) {
+  wg_call_init(rec, FUZZ_OP);
+  if (SC_IS(boolean_mask) || SC_IS(compress)) rec->attrs[WG_ATTR_axis] = c->axis;
+  if (SC_IS(compress)) rec->attrs[WG_ATTR_flatten] = c->flatten;
+  if (SC_IS(non_zero)) rec->attrs[WG_ATTR_rows_first] = c->rows_first, rec->attrs[WG_ATTR_index_type] = c->index_type;
+  rec->tensors[WG_TENSOR_out].ptr = out;
+  rec->tensors[WG_TENSOR_workspace].ptr = ws;
+  wg_status st = wg_call_tensor(rec, WG_TENSOR_data, data, SC_IS(non_zero) ? c->mdtype : c->ddtype, c->D, c->dr);
+  if (st == WG_OK && !SC_IS(non_zero)) st = wg_call_tensor(rec, WG_TENSOR_mask, mask, c->mdtype, c->M, c->mr);
+  if (st == WG_OK && SC_IS(masked_scatter)) st = wg_call_tensor(rec, WG_TENSOR_updates, source, c->sdtype, c->S, c->sr);
+  return st;
+}
+
+/* The expected output (of c->n true elements, counted first) into want: each true element's
+ * coordinates; each block's slices at the true elements; data with the source's values in turn
+ * at the true elements. */
+static void mask_reference(const mask_call* c, const uint8_t* mask, const uint8_t* data, const uint8_t* source,
+                           uint8_t* want) {
+  const size_t ow = c->ow, n = c->n;
+  if (SC_IS(non_zero)) {
+    size_t one = 1, rank = c->dr || c->rows_first ? c->dr : 1, cc[RANKS];
+    const size_t* shape = c->dr ? c->D : &one;
+    for (size_t i = 0, k = 0; i < c->len; ++i) {
+      if (!ref_true(c->mdtype, c->mw, mask, i)) continue;
+      unravel(i, shape, rank, cc);
+      for (size_t d = 0; d < rank; ++d) put_bits(want + (c->rows_first ? k * rank + d : d * n + k) * ow, ow, cc[d]);
+      ++k;
+    }
+  } else if (SC_IS(masked_scatter)) {
+    memcpy(want, data, c->len * ow);
+    for (size_t i = 0, k = 0; i < c->len; ++i) {
+      if (ref_true(c->mdtype, c->mw, mask, i)) memcpy(want + i * ow, source + k++ * ow, ow);
+    }
+  } else {
+    const size_t slice = c->inner * ow;
+    for (size_t o = 0; n && slice && o < c->outer; ++o) { /* (else no output: outer may be huge) */
+      for (size_t p = 0, k = 0; p < c->len; ++p) {
+        if (ref_true(c->mdtype, c->mw, mask, p)) memcpy(want + (o * n + k++) * slice, data + (o * c->stride + p) * slice, slice);
+      }
+    }
+  }
+}
+
+/* The record's output shape after a run: the plan's, its count dim the count (a run planned
+ * without a shape query writes the count only). */
+static void mask_check_shape(const mask_call* c, const wg_call* rec, const char* when) {
+  const wg_tensor* o = &rec->tensors[WG_TENSOR_out];
+  if (c->count_dim && o->shape[c->count_dim - 1] != c->n)
+    FAIL("%s: the record's count is %zu, the reference's %zu", when, o->shape[c->count_dim - 1], c->n);
+  if (!c->shape_first) return;
+  for (size_t d = 0; d < c->orank; ++d) {
+    size_t want = d + 1 == c->count_dim ? c->n : c->O[d];
+    if (o->rank != c->orank || o->shape[d] != want) FAIL("%s: output dim %zu is %zu, reference %zu (rank %zu)", when, d, o->shape[d], want, o->rank);
+  }
+}
+
+/* The offsets mode (src/stage_mask.h): a run with an offsets tensor and no data, source or output
+ * (js/call.mjs: the data is not in wasm memory) resolves each output slice's byte offset in data
+ * (boolean_mask, compress: the count in the record) or the element each source value goes to
+ * (masked_scatter: the count the workspace's last word, which js/call.mjs reads). Without its
+ * workspace the run must be refused; with a source short of the count, refused, nothing written. */
+static void mask_offsets(const mask_call* c, wg_pool* pool, const uint8_t* mask, const buf* ws, size_t nblocks,
+                         size_t nsource) {
+  const int ms = SC_IS(masked_scatter);
+  const size_t most = ms ? c->len : mul_or_max(c->outer, c->len), n = c->n, words = c->workspace / sizeof(size_t);
+  if (nblocks < most) FAIL("the offsets mode: %zu offsets, fewer than the %zu a count may need", nblocks, most);
+  if (nblocks > MASK_MAX_BYTES / sizeof(size_t)) return;
+  buf off;
+  buf_new(&off, nblocks * sizeof(size_t), c->guarded, 0);
+  memset(off.p, 0xA5, off.bytes);
+  wg_call rec;
+  wg_status st = mask_record(c, &rec, NULL, mask, NULL, NULL, c->no_workspace ? NULL : ws->p);
+  rec.tensors[WG_TENSOR_offsets].ptr = off.p;
+  if (st == WG_OK && c->shape_first) st = wg_call_shape(&rec);
+  if (st == WG_OK) st = c->shape_first ? wg_call_rerun(pool, &rec) : wg_call_run(pool, &rec);
+  outcomes want = {0};
+  if (c->no_workspace && c->workspace) allow(&want, WG_ERR_INVALID_ARGUMENT, 1, WG_ARG_NONE, -1, -1, -1, -1);
+  else if (ms && n > nsource) allow(&want, WG_ERR_MASK_SOURCE, 1, WG_ARG_UPDATES, -1, (int64_t)nsource, (int64_t)n, -1);
+  size_t written = 0;
+  if (want.n) {
+    check_outcome(&want, st, &rec.err);
+  } else if (st != WG_OK) {
+    FAIL("the offsets mode: status %d, the reference accepts", st);
+  } else {
+    size_t got_n = ms ? ((const size_t*)(const void*)ws->p)[words - 1] : rec.tensors[WG_TENSOR_out].shape[c->count_dim - 1];
+    if (got_n != n) FAIL("the offsets mode: the count is %zu, the reference's %zu", got_n, n);
+    const size_t slice = c->inner * c->dw;
+    for (size_t o = 0; o < (ms ? 1 : c->outer) && n; ++o) {
+      for (size_t p = 0, k = 0; p < c->len; ++p) {
+        if (!ref_true(c->mdtype, c->mw, mask, p)) continue;
+        size_t got, want_at = ms ? p : (o * c->stride + p) * slice;
+        memcpy(&got, off.p + (o * n + k) * sizeof(size_t), sizeof got);
+        if (got != want_at) FAIL("the offsets mode: offset %zu is %zu, the reference's %zu", o * n + k, got, want_at);
+        ++k;
+      }
+    }
+    written = (ms ? 1 : c->outer) * n * sizeof(size_t);
+  }
+  for (size_t i = written; i < off.bytes; ++i)
+    if (off.p[i] != 0xA5) FAIL("the offsets mode: byte %zu, past the %zu written, changed", i, written);
+  buf_check_free(&off, "offsets");
+}
+
+static int fuzz_mask(reader* r) {
+  mask_call c;
+  memset(&c, 0, sizeof c);
+  const int nz = SC_IS(non_zero), bm = SC_IS(boolean_mask), cp = SC_IS(compress), ms = SC_IS(masked_scatter);
+  uint8_t t = byte(r), o = byte(r), x = byte(r);
+  c.fill = byte(r);
+  c.mdtype = MASK_DTYPE[t & 15];
+  if (nz) {
+    static const int32_t IT[4] = {WG_INDEX_I32, WG_INDEX_I64, WG_INDEX_I32, WG_INDEX_U32};
+    c.rows_first = t & 0x10 ? (t & 0x80 ? -1 : 1) : 0;
+    c.index_type = (t >> 5 & 3) == 3 && (t & 0x80) ? 7 : IT[t >> 5 & 3];
+    c.ddtype = c.mdtype;
+    c.ow = c.index_type == WG_INDEX_I64 ? 8 : 4;
+  } else {
+    c.ddtype = DATA_DTYPE[t >> 4];
+  }
+  c.use_pool = o & 1, c.split_all = o >> 1 & 1, c.guarded = o >> 2 & 1;
+  c.count_first = !ms && (o >> 3 & 1);
+  c.shape_first = o >> 4 & 1;
+  c.hostile = c.count_first && c.shape_first && (o >> 5 & 1) && !(o >> 6 & 1); /* not with a recount */
+  c.again = c.count_first && (o >> 6 & 1);
+  c.in_place = ms && (o >> 6 & 1);
+  c.misalign = o >> 7 ? 1 + (int)(rnd(r) % 7) : 0;
+  if (cp) c.flatten = x & 1 ? (x & 2 ? -1 : 1) : 0;
+  c.offsets_mode = !nz && (x & 0x40);
+  c.no_workspace = c.offsets_mode && (x & 0x20);
+  c.sdtype = ms && (x & 0x80) ? DATA_DTYPE[((t >> 4) + 1) % 12] : c.ddtype;
+  c.mw = mask_width(c.mdtype);
+  c.dw = mask_width(c.ddtype);
+  if (!nz) c.ow = c.dw;
+  uint8_t rb = byte(r), ab = byte(r), kb = nz ? 0 : byte(r);
+  c.dr = rb >= 0xf8 ? WG_MAX_RANK + 1 : rb % 6;
+  c.axis = ab == 0x80 ? INT32_MIN : ab == 0x7f ? INT32_MAX : (int8_t)ab;
+  for (size_t d = 0; d < c.dr; ++d) c.D[d] = decode_dim(byte(r));
+  int fit = !nz && (kb & 0x80), perturb = fit && (kb & 0x40);
+  if (fit) { /* the mask's shape from data's */
+    int64_t dr = (int64_t)c.dr, a = c.axis < 0 ? c.axis + dr : c.axis;
+    size_t from = a >= 0 && a < dr ? (size_t)a : 0, room = c.dr - from;
+    if (bm) {
+      c.mr = c.dr ? 1 + (size_t)(kb & 7) % room : 1;
+      for (size_t d = 0; d < c.mr; ++d) c.M[d] = c.dr ? c.D[from + d] : 3;
+    } else if (cp) {
+      size_t along = !c.flatten && c.dr ? c.D[from] : count(c.D, c.dr), k = kb & 15;
+      c.mr = 1;
+      c.M[0] = perturb ? along + 1 + (kb & 1) : (kb >> 4 & 3) < 2 ? along : (kb >> 4 & 3) == 2 ? (along > k ? along - k : 0)
+               : along == SIZE_MAX ? k : k % (along + 1);
+      perturb = 0;
+    } else {
+      c.mr = c.dr;
+      memcpy(c.M, c.D, sizeof c.M);
+    }
+  } else if (!nz) {
+    c.mr = kb >= 0xf8 ? WG_MAX_RANK + 1 : kb % (cp ? 3 : 6);
+    for (size_t d = 0; d < c.mr; ++d) c.M[d] = decode_dim(byte(r));
+  }
+  if (perturb) mask_perturb(byte(r), c.M, &c.mr);
+  mask_current = &c;
+  if (getenv("WG_FUZZ_DESCRIBE")) mask_describe(); /* before a sanitizer report cuts the run short */
+
+  /* the plan first, on a record with no addresses */
+  outcomes plan = {0};
+  mask_plan_rules(&c, &plan);
+  wg_call rec;
+  wg_status st = mask_record(&c, &rec, NULL, NULL, NULL, NULL, NULL);
+  if (st == WG_OK) st = wg_call_shape(&rec);
+  if (plan.n) {
+    check_outcome(&plan, st, &rec.err);
+    /* the same refusal from a run that plans the call itself */
+    st = mask_record(&c, &rec, NULL, NULL, NULL, NULL, NULL);
+    if (st == WG_OK) st = wg_call_run(NULL, &rec);
+    check_outcome(&plan, st, &rec.err);
+    mask_current = NULL;
+    return 0;
+  }
+  if (st == WG_ERR_SIZE_OVERFLOW && c.slice_overflow) {
+    mask_current = NULL;
+    return 0;
+  }
+  if (st != WG_OK) FAIL("shape query: status %d, the rules accept", st);
+  {
+    const wg_tensor* ot = &rec.tensors[WG_TENSOR_out];
+    if (ot->rank != c.orank || memcmp(ot->shape, c.O, c.orank * sizeof(size_t)) != 0) FAIL("the shape query's output shape");
+  }
+  size_t workspace = rec.tensors[WG_TENSOR_workspace].shape[0], nblocks = rec.tensors[WG_TENSOR_offsets].shape[0];
+  c.workspace = workspace;
+
+  /* sizes: too large, or too slow, and the shape query was all */
+  if (!c.mw || !c.ow) FAIL("a plan of a type of no whole bytes");
+  size_t ndata = count(c.D, c.dr), nsource = 0;
+  size_t mask_elems = nz || ms ? ndata : count(c.M, c.mr);
+  size_t data_bytes = nz ? 0 : mul_or_max(ndata, c.dw), mask_bytes = mul_or_max(mask_elems, c.mw);
+  size_t most = count(c.O, c.orank), most_bytes = mul_or_max(most, c.ow);
+  if (mask_elems > MASK_MAX_ELEMS || mask_bytes > MASK_MAX_BYTES || data_bytes > MASK_MAX_BYTES ||
+      most_bytes > (c.count_first ? 8 * MASK_MAX_BYTES : MASK_MAX_BYTES) || workspace > MASK_MAX_BYTES) {
+    mask_current = NULL;
+    return 0;
+  }
+
+  /* the mask, counted; the source (masked_scatter) */
+  buf mask, data, source, out, ws;
+  buf_new(&mask, mask_bytes, c.guarded, (size_t)c.misalign * c.mw);
+  mask_fill(r, &c, mask.p, mask_elems, c.mw);
+  c.mask = mask.p;
+  for (size_t i = 0; i < c.len; ++i) c.n += ref_true(c.mdtype, c.mw, mask.p, i);
+  if (ms) {
+    size_t lm = x & 7, n = c.n;
+    nsource = lm < 4 ? n : lm == 4 ? n + (rnd(r) & 63) : lm == 5 ? (n ? n - 1 : 0) : lm == 6 ? 0 : decode_dim(byte(r));
+    int shape = x >> 3 & 3;
+    c.sr = shape < 2 ? 1 : shape == 3 && nsource == 1 ? 0 : 2;
+    c.S[0] = shape == 2 ? 1 : nsource, c.S[1] = shape == 2 ? nsource : 1;
+    if (mul_or_max(nsource, c.dw) > MASK_MAX_BYTES) { /* a source too large to be: only planned */
+      st = mask_record(&c, &rec, NULL, NULL, NULL, NULL, NULL);
+      if (st == WG_OK) st = wg_call_shape(&rec);
+      if (st != (nsource == SIZE_MAX ? WG_ERR_SIZE_OVERFLOW : WG_OK)) FAIL("a source of %zu elements: status %d", nsource, st);
+      buf_check_free(&mask, "mask");
+      mask_current = NULL;
+      return 0;
+    }
+  }
+  size_t out_bytes = c.count_first ? 0 : ms ? data_bytes : most_bytes;
+  buf_new(&data, data_bytes, c.guarded, (size_t)(c.misalign ^ 3) * c.dw);
+  buf_new(&source, nsource * c.dw, c.guarded, (size_t)(c.misalign ^ 5) * c.dw);
+  buf_new(&ws, workspace, c.guarded, (size_t)(c.misalign & 1) * 16);
+  for (size_t i = 0; i < data_bytes; ++i) data.p[i] = (uint8_t)(rnd(r) >> 56);
+  for (size_t i = 0; i < source.bytes; ++i) source.p[i] = (uint8_t)(rnd(r) >> 56);
+  memset(ws.p, 0x5A, workspace);
+  if (c.in_place) {
+    out = data;
+    out.guarded = 0; /* checked as data */
+  } else if (!c.count_first) { /* the most the shape query says (count first: once counted) */
+    buf_new(&out, out_bytes, c.guarded, (size_t)(c.misalign ^ 6) * c.ow);
+    memset(out.p, 0xA5, out_bytes);
+  }
+  uint8_t* copies[3] = {snapshot(mask.p, mask.bytes), snapshot(data.p, data.bytes), snapshot(source.p, source.bytes)};
+
+  /* the expected output: exactly as long as the count */
+  size_t exact = c.n;
+  if (!nz && !ms) exact = mul_or_max(mul_or_max(c.outer, c.n), c.inner);
+  if (nz) exact = mul_or_max(c.n, c.dr || c.rows_first ? c.dr : 1);
+  if (ms) exact = ndata;
+  size_t exact_bytes = exact * c.ow;
+  uint8_t* want = malloc(exact_bytes + 1);
+  if (!want) abort();
+  int short_source = ms && c.n > nsource;
+  if (!short_source) mask_reference(&c, mask.p, data.p, source.p, want);
+
+  wg_pool* pool = c.use_pool ? fuzz_pool_split(c.split_all) : NULL;
+  if (getenv("WG_FUZZ_DESCRIBE")) mask_describe(); /* with the count and the mask's values */
+  int mutated = 0;
+  if (c.offsets_mode && nblocks) {
+    mask_offsets(&c, pool, mask.p, &ws, nblocks, nsource);
+  } else {
+    /* the call: planned by a shape query and run again (wg_call_rerun, as the binding runs it), or
+     * run by wg_call_run, which plans it each time */
+#define MASK_RUN(rec) (c.shape_first ? wg_call_rerun(pool, (rec)) : wg_call_run(pool, (rec)))
+    st = mask_record(&c, &rec, nz ? mask.p : data.p, mask.p, source.p, c.count_first ? NULL : out.p, ws.p);
+    if (st == WG_OK && c.shape_first) st = wg_call_shape(&rec);
+    if (st != WG_OK) FAIL("the record or its shape query: status %d", st);
+    if (c.count_first) {
+      /* a run without an output counts: the count in the record, nothing else written */
+      st = MASK_RUN(&rec);
+      if (st != WG_OK) FAIL("the count: status %d", st);
+      mask_check_shape(&c, &rec, "the count");
+      if (c.again && c.shape_first) {
+        /* a second run without an output: its counts are the first's, and it needs an output
+         * unless the output is empty; the run after it counts again */
+        memset(&rec.err, 0x77, sizeof rec.err);
+        st = wg_call_rerun(pool, &rec);
+        if (exact && st != WG_ERR_INVALID_ARGUMENT) FAIL("a second run without an output of %zu elements: status %d", exact, st);
+        if (!exact && st != WG_OK) FAIL("a second run without an empty output: status %d", st);
+      }
+      buf_new(&out, exact_bytes, c.guarded, (size_t)(c.misalign ^ 6) * c.ow);
+      memset(out.p, 0xA5, exact_bytes);
+      rec.tensors[WG_TENSOR_out].ptr = out.p;
+      if (c.hostile) { /* another mask between the count and the write: any output, but only there */
+        uint8_t how = byte(r);
+        for (size_t i = 0; i < mask_elems; ++i) {
+          uint64_t b = rnd(r);
+          if (how & 1 || (b & 7) == 0) put_bits(mask.p + i * c.mw, c.mw, mask_value(c.mdtype, how & 2 ? (uint8_t)b : how & 4 ? 0x40 : 0, r));
+        }
+        mutated = 1;
+      }
+      st = MASK_RUN(&rec);
+      if (st != WG_OK) FAIL("the write: status %d", st);
+    } else {
+      memset(&rec.err, 0x77, sizeof rec.err);
+      st = MASK_RUN(&rec);
+    }
+#undef MASK_RUN
+    if (short_source) {
+      outcomes want_st = {0};
+      allow(&want_st, WG_ERR_MASK_SOURCE, 1, WG_ARG_UPDATES, -1, (int64_t)nsource, (int64_t)c.n, -1);
+      check_outcome(&want_st, st, &rec.err);
+      if (c.in_place && memcmp(data.p, copies[1], data.bytes) != 0) FAIL("a refused call (source short) changed data in place");
+      for (size_t i = 0; !c.in_place && i < out.bytes; ++i)
+        if (out.p[i] != 0xA5) FAIL("a refused call (source short) wrote its output");
+    } else if (st != WG_OK) {
+      FAIL("status %d (arg %lld dim %lld value %lld limit %lld position %lld), the reference accepts", st,
+           (long long)rec.err.arg, (long long)rec.err.dim, (long long)rec.err.value, (long long)rec.err.limit,
+           (long long)rec.err.position);
+    } else {
+      mask_check_shape(&c, &rec, "the run");
+      if (!mutated && memcmp(out.p, want, exact_bytes) != 0) {
+        size_t i = 0;
+        while (out.p[i] == want[i]) ++i;
+        FAIL("output byte %zu of %zu (element %zu) is 0x%02x, reference 0x%02x", i, exact_bytes, i / c.ow, out.p[i], want[i]);
+      }
+      for (size_t i = exact_bytes; i < out.bytes; ++i)
+        if (out.p[i] != 0xA5) FAIL("output byte %zu, past the %zu of the count, written", i, exact_bytes);
+  }
+  }
+  if (!mutated && memcmp(mask.p, copies[0], mask.bytes) != 0) FAIL("the mask changed");
+  if (!c.in_place && memcmp(data.p, copies[1], data.bytes) != 0) FAIL("data changed");
+  if (memcmp(source.p, copies[2], source.bytes) != 0) FAIL("the source changed");
+  for (int k = 0; k < 3; ++k) free(copies[k]);
+  free(want);
+  buf_check_free(&mask, "mask");
+  buf_check_free(&data, "data");
+  buf_check_free(&source, "source");
+  buf_check_free(&ws, "workspace");
+  if (!c.in_place && !(c.count_first && c.offsets_mode && nblocks)) buf_check_free(&out, "output");
+  mask_current = NULL;
+  return 0;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   reader r = {bytes, size, 0x9E3779B97F4A7C15ull ^ size};
   for (size_t i = 0; i < size && i < 64; ++i) r.rng = (r.rng ^ bytes[i]) * 0x100000001B3ull;
@@ -2976,6 +3590,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* bytes, size_t size) {
   if (IS_SCATTER) return fuzz_scatter(&r);
   if (IS_BAG) return fuzz_bag(&r);
   if (SC_IS(embedding_bag_backward)) return fuzz_bag_backward(&r);
+  if (IS_MASK) return fuzz_mask(&r);
 
   /* header */
   uint8_t f = byte(&r), g = byte(&r);

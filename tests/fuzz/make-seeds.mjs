@@ -12,6 +12,7 @@ const f = ({ elem = 2, itype = 0, mode = 0, pool = 0, split = 0 }) => elem | ity
 const T = {
   6: 0, 7: 1, 8: 2, 9: 3, 13: 4, 15: 5, 16: 6, 17: 7, 32: 9, 33: 10, 64: 12, 65: 13, 128: 15, 257: 19, 300: 20,
   1000: 24, 1024: 25, 2047: 26, 4096: 27, 4097: 28, 40000: 31, I64MAX: 38, SMAX: 40,
+  255: 17, 256: 18, 511: 21, 512: 22, 513: 23, 8191: 29, 16384: 30, E32: 35, E40: 37, SMAX1: 41, SMAX2: 42,
 };
 const dim = (d) => {
   if (d > 5 && !(d in T)) throw new Error(`dim ${d} is not in fuzz_ops.c's table (DIM_TABLE)`);
@@ -188,6 +189,52 @@ function bwd({ vt = 'f32', reduce = 'sum', pool = 0, split = 0, form, stype = 0,
     hostile, ...segs.flat(), ...idx.flat(), ...wts.flat(), ...mi.flat(), ...grad.flat(), ...out.flat(), ...tab.flat()]);
 }
 const rows = (n, k) => Array.from({ length: n }, (_, i) => [0, (i * 3) % k]);
+// The masks' ops have a layout of their own (fuzz_ops.c, fuzz_mask):
+// byte t: the mask's type (MDT) | data's << 4 (DDT); non_zero (data is the mask): 0x10 rows first
+// (0x90: given as -1), index type << 5 (0 int32, 1 int64, 3 uint32 refused; 0xe0: 7 refused);
+// byte o: 1 pool | 2 split | 4 guard zones | 8 count first (a run without an output, then the write)
+// | 0x10 a shape query first (runs: wg_call_rerun) | 0x20 the mask changed between count and write |
+// 0x40 count first: a second run without an output; masked_scatter: in place | 0x80 misaligned;
+// byte x: compress 1 flatten, 2 flatten given as -1; masked_scatter the source (SRC_LEN | shape << 3
+// (0 [n], 2 [1, n], 3 [] if n is 1 else [n, 1]) | 0x80 another type); not non_zero: 0x40 the offsets
+// mode (no data, source or output: each slice's byte offset, each source value's element), 0x20
+// then without a workspace (refused);
+// byte m: how the values are made (FILL) | run scale << 2 (runs of a byte times 1 + scale) | 0x20 the
+// runs' values a byte each;
+// data rank (17: 0xf8), axis (int8; 0x80 INT32_MIN), then (not non_zero) the mask's rank byte: 0x80
+// made from data's (boolean_mask: 1 + k % the dims from the axis; compress: k >> 4 0 the axis's
+// length, 2 less k & 15, 3 (k & 15) % (length + 1); masked_scatter: data's) | 0x40 perturbed
+// (PERTURB, a byte after the dims; compress: one or two more than the axis); else the rank and
+// dims of its own; data dims, the mask's own dims, the perturbation byte, the mask's values (MV,
+// a byte each; FILL other than bytes: one byte, the density or the value), the source's dim
+// byte (length 'dim'), the mutation byte (0x20: 1 every element, 2 any values, 4 true, else false).
+const MDT = { u8: 0, i8: 1, u16: 2, i16: 3, u32: 4, i32: 5, u64: 6, i64: 7, f16: 8, bf16: 9, f32: 10, f64: 11, none: 13, u4: 14, unknown: 15 };
+const DDT = { ...MDT, none: 14, i4: 13 };
+const FILL = { bytes: 0, density: 1, runs: 2, one: 3 };
+const SRC_LEN = { count: 0, more: 4, fewer: 5, none: 6, dim: 7 };
+const PERTURB = { dimMore: 0, dimZero: 1, rankMore: 2, rankFewer: 3 };
+const MV = { zero: 0, one: 0x40, negZero: 0x80, allOnes: 0x81, nan: 0x82, minusOne: 0x83, subnormal: 0x84,
+  bit: (k) => 0x85 | k << 4, expTop: 0x86, low80: 0x87, negSubnormal: 0x88, inf: 0x89, negInf: 0x8a, negNan: 0x8b, any: 0x8c };
+const signs = [MV.zero, MV.negZero, MV.nan, MV.one, MV.negNan, MV.subnormal, MV.negSubnormal, MV.inf, MV.negInf,
+  MV.minusOne, MV.allOnes, MV.expTop, MV.low80, MV.bit(1), MV.bit(6), MV.any];
+const INDEX = { int32: 0, int64: 1, uint32: 3, seven: 7 };
+function msk({ nz = false, mask = 'u8', data = 'f32', rowsFirst = 0, indexType = 'int32', pool = 0, split = 0, guard = 0,
+  countFirst = 0, shapeFirst = 0, hostile = 0, again = 0, inPlace = 0, misalign = 0, flatten = 0, offsets = 0, noWorkspace = 0, src, fill = 'bytes', scale = 0,
+  runValues = 0, rank, axis = 0, D, fit, perturb, M, values = [], after = [] }) {
+  const it = INDEX[indexType];
+  const t = nz ? MDT[mask] | (rowsFirst ? 0x10 : 0) | (rowsFirst === -1 || it === 7 ? 0x80 : 0) | (it & 3) << 5 : MDT[mask] | DDT[data] << 4;
+  const o = pool | split << 1 | guard << 2 | countFirst << 3 | shapeFirst << 4 | hostile << 5 | (again | inPlace) << 6 | misalign << 7;
+  const x = (src ? SRC_LEN[src.len ?? 'count'] | (src.shape ?? 0) << 3 | (src.otherType ?? 0) << 7 : flatten === -1 ? 3 : flatten)
+    | offsets << 6 | noWorkspace << 5;
+  const m = FILL[fill] | scale << 2 | runValues << 5;
+  const r = rank ?? (D.length > 16 ? 0xf8 : D.length);
+  const kb = nz ? [] : fit !== undefined ? [0x80 | (perturb !== undefined ? 0x40 : 0) | fit] : [M.length > 16 ? 0xf8 : M.length];
+  const pb = perturb !== undefined && fit !== undefined ? [PERTURB[perturb] ?? perturb] : [];
+  return Uint8Array.from([t, o, x, m, r, axis & 255, ...kb, ...D.map(dim), ...(fit === undefined && M ? M.map(dim) : []), ...pb,
+    ...values.flat(), ...after]);
+}
+const nz = (o) => msk({ ...o, nz: true });
+const cut = (mode, k = 0) => mode << 4 | k; // compress's condition made from the axis: 0 its length, 2 less k, 3 k % (length + 1)
 // perturbation bytes: k << 3 | 0 one more dim, 1 one fewer, 2 dim k + 1, 3 dim k - 1, 4 dim k = 0,
 // 6 (zero points of uint8) the scales' unpacked shape, 7 dim k doubled
 const SEEDS = {
@@ -520,6 +567,160 @@ const SEEDS = {
     'data-scalar': seg({ form: 'lengths', P: [], count: 1 }),
     'rank-17': seg({ form: 'lengths', rank: 0xf8, P: Array(17).fill(1), count: 1 }),
     'no-desc': seg({ noDesc: 1, form: 'lengths', P: [4], count: 2 }),
+  },
+  non_zero: {
+    'u8-1d-onnx': nz({ D: [17], values: [MV.one, MV.zero, MV.low80, MV.zero, MV.allOnes, MV.bit(3)] }),
+    'u8-2d-torch-rows': nz({ rowsFirst: 1, D: [3, 5], values: [MV.zero, MV.one, MV.one, MV.zero, MV.any] }),
+    'rows-first-given-as-minus-1': nz({ rowsFirst: -1, indexType: 'int64', D: [2, 3, 2] }),
+    'f32-signs-int64': nz({ mask: 'f32', indexType: 'int64', D: [4, 4], values: signs }),
+    'f16-signs': nz({ mask: 'f16', D: [16], values: signs }),
+    'bf16-signs-rows': nz({ mask: 'bf16', rowsFirst: 1, D: [2, 8], values: signs }),
+    'f64-signs': nz({ mask: 'f64', indexType: 'int64', D: [16], values: signs }),
+    'i8-sign-bit-is-true': nz({ mask: 'i8', D: [8], values: [MV.negZero, MV.low80, MV.zero, MV.minusOne] }),
+    'i16-u32-i64-u64': nz({ mask: 'i16', D: [5, 3], values: [MV.negZero, MV.bit(1), MV.zero] }),
+    'u64-high-bits': nz({ mask: 'u64', D: [9], values: [MV.bit(7), MV.negZero, MV.zero, MV.bit(4)] }),
+    'scalar-true-onnx-is-1-by-count': nz({ D: [], values: [MV.one] }),
+    'scalar-false-onnx': nz({ mask: 'f32', D: [], values: [MV.negZero] }),
+    'scalar-torch-no-columns': nz({ rowsFirst: 1, indexType: 'int64', D: [], values: [MV.nan] }),
+    'rank-5': nz({ mask: 'i32', D: [2, 3, 1, 4, 2], fill: 'density', values: [0x60] }),
+    'zero-dim': nz({ D: [3, 0, 4] }),
+    'empty-huge-dim': nz({ rowsFirst: 1, D: [0, 'SMAX'] }),
+    'size-overflow': nz({ D: ['SMAX2', 3] }),
+    'rank-17': nz({ D: Array(17).fill(1) }),
+    'index-type-uint32-refused': nz({ indexType: 'uint32', D: [4] }),
+    'index-type-7-refused': nz({ indexType: 'seven', D: [4] }),
+    'uint4-refused': nz({ mask: 'u4', D: [4] }),
+    'unknown-dtype-refused': nz({ mask: 'unknown', D: [4] }),
+    'none-refused': nz({ mask: 'none', D: [4] }),
+    'density-many-chunks-pool-split': nz({ pool: 1, split: 1, D: [40000], fill: 'density', values: [0x20] }),
+    'sparse-f32-pool': nz({ mask: 'f32', pool: 1, split: 1, D: [16384, 2], fill: 'density', values: [2] }),
+    'runs-i64-index-count-first': nz({ mask: 'u16', indexType: 'int64', pool: 1, split: 1, countFirst: 1, shapeFirst: 1, D: [1024, 33], fill: 'runs', scale: 7, values: [] }),
+    'all-true-rows-many-chunks': nz({ rowsFirst: 1, pool: 1, split: 1, D: [4096, 16], fill: 'one', values: [MV.one] }),
+    'all-false-f64': nz({ mask: 'f64', pool: 1, split: 1, D: [8191], fill: 'one', values: [MV.negZero] }),
+    'count-first-run-twice': nz({ countFirst: 1, D: [300], fill: 'density', values: [0x80] }),
+    'count-first-second-run-without-output': nz({ countFirst: 1, shapeFirst: 1, again: 1, pool: 1, split: 1, D: [2047, 3], fill: 'density', values: [0x40] }),
+    'count-first-empty-second-run': nz({ countFirst: 1, shapeFirst: 1, again: 1, D: [64], fill: 'one', values: [MV.zero] }),
+    'mask-changed-after-count': nz({ countFirst: 1, shapeFirst: 1, hostile: 1, pool: 1, split: 1, D: [4097, 4], fill: 'density', values: [0x80], after: [3] }),
+    'guarded-misaligned-u16': nz({ mask: 'u16', guard: 1, misalign: 1, shapeFirst: 1, D: [7, 9], fill: 'density', values: [0x70] }),
+  },
+  boolean_mask: {
+    'axis-0-rows': msk({ D: [6, 3], fit: 0, values: [MV.one, MV.zero, MV.one, MV.zero, MV.zero, MV.one] }),
+    'axis-1-mask-of-2-dims': msk({ data: 'i16', axis: 1, D: [2, 3, 4, 5], fit: 1, fill: 'density', values: [0x80] }),
+    'negative-axis': msk({ data: 'u8', axis: -2, D: [4, 5, 3], fit: 0, fill: 'density', values: [0x60] }),
+    'whole-shape-masked-select': msk({ data: 'f64', D: [3, 4, 5], fit: 2, fill: 'density', values: [0x90] }),
+    'f32-mask-signs': msk({ mask: 'f32', D: [16, 2], fit: 0, values: signs }),
+    'f16-mask-signs': msk({ mask: 'f16', data: 'u64', D: [16], fit: 0, values: signs }),
+    'bf16-mask-signs': msk({ mask: 'bf16', data: 'i32', axis: 1, D: [2, 16], fit: 0, values: signs }),
+    'f64-mask-signs': msk({ mask: 'f64', data: 'bf16', D: [16, 3], fit: 0, values: signs }),
+    'i8-u32-u64-masks': msk({ mask: 'i8', data: 'i8', D: [8, 5], fit: 0, values: [MV.negZero, MV.zero, MV.minusOne, MV.low80] }),
+    'u64-mask-high-bit': msk({ mask: 'u64', data: 'f16', D: [9], fit: 0, values: [MV.negZero, MV.bit(7), MV.zero] }),
+    'mask-dim-one-more': msk({ axis: 1, D: [2, 3, 4], fit: 1, perturb: 'dimMore' }),
+    'mask-rank-more': msk({ D: [2, 3], fit: 1, perturb: 'rankMore' }),
+    'mask-scalar-refused': msk({ D: [3, 2], M: [], values: [MV.one] }),
+    'mask-rank-past-data': msk({ axis: 1, D: [3, 2], M: [2, 1] }),
+    'data-scalar': msk({ D: [], M: [1] }),
+    'axis-past-rank': msk({ axis: 2, D: [3, 2], M: [3] }),
+    'axis-int32-min': msk({ axis: 0x80, D: [3, 2], M: [3] }),
+    'data-int4-refused': msk({ data: 'i4', D: [4], fit: 0 }),
+    'data-none-refused': msk({ data: 'none', D: [4], fit: 0 }),
+    'mask-uint4-refused': msk({ mask: 'u4', D: [4], fit: 0 }),
+    'mask-unknown-refused': msk({ mask: 'unknown', D: [4], fit: 0 }),
+    'rank-17': msk({ D: Array(17).fill(1), fit: 0 }),
+    'zero-block-dim': msk({ axis: 1, D: [0, 5, 3], fit: 0, values: [MV.one] }),
+    'zero-mask-dim': msk({ axis: 1, D: [4, 0, 3], fit: 0 }),
+    'empty-slices-of-2e21-blocks': msk({ axis: 2, D: [2047, 1000, 300, 0], fit: 0, fill: 'density', values: [0x80] }),
+    'slice-bytes-wrap-empty-output': msk({ data: 'i8', axis: 1, D: [0, 16, 'SMAX1'], fit: 0 }),
+    'output-size-overflow': msk({ D: ['SMAX2', 3], fit: 0 }),
+    'blocks-by-chunks-pool-split': msk({ data: 'f32', axis: 1, pool: 1, split: 1, D: [16, 4096, 2], fit: 0, fill: 'density', values: [0x50] }),
+    'bytes-many-chunks-count-first': msk({ data: 'u8', pool: 1, split: 1, countFirst: 1, shapeFirst: 1, D: [40000], fit: 0, fill: 'runs', scale: 3, values: [] }),
+    'wide-slices-chunk-min': msk({ data: 'f64', pool: 1, split: 1, D: [1024, 65], fit: 0, fill: 'density', values: [0xc0] }),
+    'count-first-second-run-without-output': msk({ countFirst: 1, shapeFirst: 1, again: 1, axis: 1, D: [3, 300, 2], fit: 0, fill: 'density', values: [0x40] }),
+    'count-first-all-false-second-run': msk({ countFirst: 1, shapeFirst: 1, again: 1, D: [300, 2], fit: 0, fill: 'one', values: [MV.zero] }),
+    'mask-changed-after-count': msk({ countFirst: 1, shapeFirst: 1, hostile: 1, pool: 1, split: 1, D: [8191, 3], fit: 0, fill: 'density', values: [0x80], after: [1] }),
+    'guarded-misaligned': msk({ mask: 'i32', data: 'u16', guard: 1, misalign: 1, axis: -1, D: [5, 7], fit: 0, fill: 'density', values: [0x80] }),
+    'offsets-mode-axis-1': msk({ offsets: 1, axis: 1, D: [4, 300, 3], fit: 0, fill: 'density', values: [0x80] }),
+    'offsets-mode-many-chunks-pool-split': msk({ data: 'u8', offsets: 1, shapeFirst: 1, pool: 1, split: 1, D: [2, 40000], axis: 1, fit: 0, fill: 'density', values: [0x40] }),
+    'offsets-mode-guarded-f64': msk({ data: 'f64', mask: 'f32', offsets: 1, guard: 1, D: [64, 2], fit: 0, values: signs }),
+    'offsets-mode-no-workspace': msk({ offsets: 1, noWorkspace: 1, D: [6, 2], fit: 0, values: [MV.one] }),
+  },
+  compress: {
+    'axis-0': msk({ D: [5, 3], fit: cut(0), values: [MV.one, MV.zero, MV.one, MV.one, MV.zero] }),
+    'axis-1-shorter': msk({ data: 'i16', axis: 1, D: [3, 6], fit: cut(3, 4), values: [MV.zero, MV.one, MV.one, MV.zero] }),
+    'axis-1-less-3': msk({ data: 'u64', axis: 1, D: [2, 9, 2], fit: cut(2, 3), fill: 'density', values: [0x80] }),
+    'negative-axis': msk({ data: 'u8', axis: -1, D: [4, 7], fit: cut(0), fill: 'density', values: [0x80] }),
+    'flatten': msk({ flatten: 1, D: [2, 3, 4], fit: cut(0), fill: 'density', values: [0x80] }),
+    'flatten-shorter': msk({ data: 'f64', flatten: 1, D: [4, 5], fit: cut(3, 7) }),
+    'flatten-given-as-minus-1': msk({ flatten: -1, axis: 5, D: [3, 3], fit: cut(0) }),
+    'flatten-scalar': msk({ flatten: 1, D: [], fit: cut(0), values: [MV.one] }),
+    'empty-condition': msk({ D: [4, 2], M: [0] }),
+    'condition-longer': msk({ D: [3, 2], fit: 0, perturb: 0 }),
+    'condition-2-longer-flatten': msk({ flatten: 1, D: [3, 2], fit: 1, perturb: 0 }),
+    'condition-2d-refused': msk({ D: [3, 2], M: [3, 1] }),
+    'condition-scalar-refused': msk({ D: [3, 2], M: [], values: [MV.one] }),
+    'data-scalar-with-axis': msk({ D: [], M: [1] }),
+    'axis-past-rank': msk({ axis: 2, D: [3, 2], M: [2] }),
+    'axis-int32-min': msk({ axis: 0x80, D: [3, 2], M: [2] }),
+    'f32-condition-signs': msk({ mask: 'f32', D: [16, 2], fit: cut(0), values: signs }),
+    'f16-condition-signs': msk({ mask: 'f16', data: 'i32', D: [16], fit: cut(0), values: signs }),
+    'bf16-condition-signs': msk({ mask: 'bf16', data: 'f16', D: [16], fit: cut(0), values: signs }),
+    'f64-i64-conditions': msk({ mask: 'f64', data: 'i8', D: [16], fit: cut(0), values: signs }),
+    'i64-condition': msk({ mask: 'i64', D: [6], fit: cut(0), values: [MV.negZero, MV.zero, MV.bit(7), MV.minusOne] }),
+    'data-int4-refused': msk({ data: 'i4', D: [4], fit: cut(0) }),
+    'condition-uint4-refused': msk({ mask: 'u4', D: [4], fit: cut(0) }),
+    'condition-none-refused': msk({ mask: 'none', D: [4], fit: cut(0) }),
+    'rank-17': msk({ axis: 16, D: Array(17).fill(2), fit: cut(0) }),
+    'size-overflow-flatten': msk({ flatten: 1, D: ['SMAX2', 3], M: [4] }),
+    'zero-block-dim': msk({ axis: 1, D: [0, 5, 3], fit: cut(0), values: [MV.one] }),
+    'empty-slices-of-2e21-blocks': msk({ axis: 2, D: [2047, 1000, 300, 0], fit: cut(0), fill: 'density', values: [0x80] }),
+    'slice-bytes-wrap-empty-output': msk({ data: 'i8', axis: 1, D: [0, 16, 'SMAX1'], fit: cut(0) }),
+    'many-chunks-pool-split': msk({ data: 'f32', pool: 1, split: 1, D: [40000, 2], fit: cut(0), fill: 'density', values: [0x50] }),
+    'blocks-by-chunks-axis-1': msk({ data: 'u16', axis: 1, pool: 1, split: 1, D: [64, 4096], fit: cut(2, 9), fill: 'runs', scale: 5, values: [] }),
+    'flatten-bytes-count-first': msk({ data: 'u8', flatten: 1, pool: 1, split: 1, countFirst: 1, shapeFirst: 1, D: [256, 255], fit: cut(0), fill: 'density', values: [0x10] }),
+    'count-first-second-run-without-output': msk({ countFirst: 1, shapeFirst: 1, again: 1, D: [1000, 3], fit: cut(0), fill: 'density', values: [0x40] }),
+    'mask-changed-after-count': msk({ countFirst: 1, shapeFirst: 1, hostile: 1, pool: 1, split: 1, flatten: 1, D: [4096, 8], fit: cut(0), fill: 'density', values: [0x80], after: [7] }),
+    'guarded-misaligned': msk({ mask: 'u16', data: 'f64', guard: 1, misalign: 1, axis: 1, D: [5, 7, 3], fit: cut(0), fill: 'density', values: [0x80] }),
+    'offsets-mode-flatten': msk({ offsets: 1, flatten: 1, D: [5, 7], fit: cut(3, 9), fill: 'density', values: [0x80] }),
+    'offsets-mode-axis-1-pool-split': msk({ data: 'i16', offsets: 1, shapeFirst: 1, pool: 1, split: 1, axis: 1, D: [3, 16384, 2], fit: cut(2, 5), fill: 'runs', scale: 2, values: [] }),
+    'offsets-mode-no-workspace': msk({ offsets: 1, noWorkspace: 1, D: [6], fit: cut(0), values: [MV.one] }),
+  },
+  masked_scatter: {
+    'f32': msk({ D: [3, 4], fit: 0, src: {}, values: [MV.one, MV.zero, MV.one, MV.zero, MV.one] }),
+    'source-longer': msk({ data: 'i32', D: [6], fit: 0, src: { len: 'more' }, fill: 'density', values: [0x80] }),
+    'source-one-fewer': msk({ D: [5, 2], fit: 0, src: { len: 'fewer' }, fill: 'one', values: [MV.one] }),
+    'source-empty': msk({ data: 'u8', D: [4], fit: 0, src: { len: 'none' }, values: [MV.zero, MV.nan] }),
+    'source-empty-mask-false': msk({ mask: 'f32', data: 'u8', D: [4], fit: 0, src: { len: 'none' }, fill: 'one', values: [MV.negZero] }),
+    'source-of-40000': msk({ data: 'f64', D: [9], fit: 0, src: { len: 'dim' }, fill: 'density', values: [0x80], after: [dim(40000)] }),
+    'source-of-size-max': msk({ D: [9], fit: 0, src: { len: 'dim' }, fill: 'density', values: [0x80], after: [dim('SMAX')] }),
+    'source-2d': msk({ data: 'u16', D: [7], fit: 0, src: { shape: 2 }, fill: 'density', values: [0x80] }),
+    'source-scalar': msk({ data: 'i64', D: [3], fit: 0, src: { shape: 3 }, values: [MV.zero, MV.one, MV.zero] }),
+    'source-type-refused': msk({ D: [4], fit: 0, src: { otherType: 1 } }),
+    'in-place': msk({ data: 'bf16', inPlace: 1, D: [4, 4], fit: 0, src: {}, fill: 'density', values: [0x80] }),
+    'in-place-source-short': msk({ data: 'f32', inPlace: 1, D: [8], fit: 0, src: { len: 'fewer' }, fill: 'one', values: [MV.nan] }),
+    'mask-dim-differs': msk({ D: [3, 4], fit: 0, perturb: 'dimMore', src: {} }),
+    'mask-dim-zero': msk({ D: [3, 4], fit: 0, perturb: 'dimZero', src: {} }),
+    'mask-rank-fewer': msk({ D: [3, 4], fit: 0, perturb: 'rankFewer', src: {} }),
+    'scalar': msk({ data: 'f64', D: [], fit: 0, src: {}, values: [MV.one] }),
+    'scalar-false': msk({ mask: 'f16', D: [], fit: 0, src: { len: 'none' }, values: [MV.negZero] }),
+    'zero-dim': msk({ D: [3, 0], fit: 0, src: { len: 'none' } }),
+    'f32-mask-signs': msk({ mask: 'f32', data: 'u64', D: [16], fit: 0, src: {}, values: signs }),
+    'f16-mask-signs': msk({ mask: 'f16', data: 'i8', D: [16], fit: 0, src: {}, values: signs }),
+    'bf16-mask-signs': msk({ mask: 'bf16', data: 'f16', D: [16], fit: 0, src: {}, values: signs }),
+    'f64-mask-signs': msk({ mask: 'f64', data: 'i16', D: [16], fit: 0, src: {}, values: signs }),
+    'i8-mask-sign-bit-true': msk({ mask: 'i8', D: [8], fit: 0, src: {}, values: [MV.negZero, MV.zero, MV.low80] }),
+    'data-int4-refused': msk({ data: 'i4', D: [4], fit: 0, src: {} }),
+    'data-none-refused': msk({ data: 'none', D: [4], fit: 0, src: {} }),
+    'mask-uint4-refused': msk({ mask: 'u4', D: [4], fit: 0, src: {} }),
+    'mask-unknown-refused': msk({ mask: 'unknown', D: [4], fit: 0, src: {} }),
+    'rank-17': msk({ D: Array(17).fill(1), fit: 0, src: {} }),
+    'size-overflow': msk({ D: ['SMAX2', 3], fit: 0, src: {} }),
+    'many-chunks-pool-split': msk({ data: 'u8', pool: 1, split: 1, D: [40000], fit: 0, src: {}, fill: 'density', values: [0x30] }),
+    'many-chunks-f64-runs': msk({ data: 'f64', pool: 1, split: 1, D: [128, 257], fit: 0, src: { len: 'more' }, fill: 'runs', scale: 4, values: [] }),
+    'in-place-pool-split': msk({ data: 'u32', inPlace: 1, pool: 1, split: 1, D: [16384], fit: 0, src: {}, fill: 'density', values: [0xf0] }),
+    'guarded-misaligned': msk({ mask: 'u16', data: 'i16', guard: 1, misalign: 1, shapeFirst: 1, D: [9, 7], fit: 0, src: { len: 'more' }, fill: 'density', values: [0x80] }),
+    'offsets-mode': msk({ offsets: 1, D: [5, 6], fit: 0, src: {}, fill: 'density', values: [0x80] }),
+    'offsets-mode-source-short': msk({ offsets: 1, shapeFirst: 1, D: [9], fit: 0, src: { len: 'fewer' }, fill: 'one', values: [MV.one] }),
+    'offsets-mode-many-chunks-pool-split': msk({ data: 'f64', offsets: 1, pool: 1, split: 1, D: [40000], fit: 0, src: { len: 'more' }, fill: 'density', values: [0x60] }),
+    'offsets-mode-no-workspace': msk({ offsets: 1, noWorkspace: 1, shapeFirst: 1, D: [4], fit: 0, src: {}, values: [MV.one, MV.zero, MV.one, MV.one] }),
   },
   gather_block_quantized: {
     'uint8-4bit-rows': gbq({ P: [6, 16], I: [3], idx: inRange(3) }),
