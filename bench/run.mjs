@@ -8,11 +8,12 @@
 // and prepared, beside a plain JS loop, with where its time goes (C: bench/call-suite.mjs), and
 // common/bag-workloads.mjs (E: the fused gather-reduce, embeddingBag and segmentReduce, E1-E4,
 // bench/bag-suite.mjs), and common/grad-workloads.mjs (G: the bags' gradient, embeddingBagBackward
-// and the TensorFlow.js gradients it and the scatters serve, G1-G3, bench/grad-suite.mjs),
-// in one run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
+// and the TensorFlow.js gradients it and the scatters serve, G1-G3, bench/grad-suite.mjs), and
+// common/mask-workloads.mjs (M: the masks' ops, compress, booleanMask, nonZero + take and
+// maskedScatter, M1-M3, timed interleaved, bench/mask-suite.mjs), in one run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
-//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, C, E and G likewise): one suite alone; the
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, C, E, G and M likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
 //                                            committed bench/results.json and results-browser.json)
@@ -40,6 +41,7 @@ import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensor
 import { runBagSuite } from './bag-suite.mjs';
 import { runCallSuite } from './call-suite.mjs';
 import { runGradSuite } from './grad-suite.mjs';
+import { runMaskSuite } from './mask-suite.mjs';
 import { runScatterSuite } from './scatter-suite.mjs';
 import { runThreadSuite } from './thread-suite.mjs';
 import { runTfjsUSuite } from './tfjs-u-suite.mjs';
@@ -50,7 +52,7 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C', 'E', 'G'];
+const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C', 'E', 'G', 'M'];
 const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
 const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
 if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
@@ -337,6 +339,17 @@ if (runs('G')) {
   ({ gWorkloads, gChecks, gRun } = g);
 }
 
+let mWorkloads, mChecks, mRun;
+if (runs('M')) {
+  // The masks' ops: compress, booleanMask, nonZero + take and maskedScatter resident, in place and
+  // one-shot against onnxruntime-web, tfjs and plain JS, beside a memory.copy of the bytes they read
+  // and write, every row of a workload timed in interleaved rounds; M1's and M3's op at 1 and 2
+  // threads in alternating phases.
+  const m = await runMaskSuite({ cores, quick, log });
+  results.push(...m.results);
+  ({ mWorkloads, mChecks, mRun } = m);
+}
+
 // With --only, the other suite's rows come from the last results.json, with the date of their run.
 let previous;
 if (only) {
@@ -378,6 +391,9 @@ const report = {
   gWorkloads: gWorkloads ?? previous?.gWorkloads ?? [],
   gChecks: gChecks ?? previous?.gChecks ?? [],
   gRun: gRun ?? previous?.gRun,
+  mWorkloads: mWorkloads ?? previous?.mWorkloads ?? [],
+  mChecks: mChecks ?? previous?.mChecks ?? [],
+  mRun: mRun ?? previous?.mRun,
   results,
   init: init ?? previous?.init ?? [],
   sizes: runs('W') || !previous?.sizes ? sizes() : previous.sizes, // (shown in the W section, of W's run)

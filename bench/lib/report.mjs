@@ -6,15 +6,16 @@
 // with tfjs's stock kernels and with wasm-gather/tfjs, and its U workloads: report-tfjs-u.mjs),
 // S (the scatters: report-scatter.mjs), P (thread scaling: report-threads.mjs), C (what a
 // call costs, plain and prepared: report-calls.mjs, with its Chromium rows), E (the fused
-// gather-reduce, embeddingBag and segmentReduce: report-bag.mjs) and G (the bags' gradient:
-// report-grad.mjs), each with its own tables and targets; rows carry `suite` (absent in older
-// results.json: W).
+// gather-reduce, embeddingBag and segmentReduce: report-bag.mjs), G (the bags' gradient:
+// report-grad.mjs) and M (the masks' ops: report-mask.mjs), each with its own tables and
+// targets; rows carry `suite` (absent in older results.json: W).
 // B: the W workloads in Chromium (results-browser.json's runs; its C run is marked suite: 'C').
 import { writeFileSync } from 'node:fs';
 import { dirname, relative } from 'node:path';
 import { eMarkdown } from './report-bag.mjs';
 import { gMarkdown } from './report-grad.mjs';
 import { cMarkdown } from './report-calls.mjs';
+import { mMarkdown } from './report-mask.mjs';
 import { sMarkdown } from './report-scatter.mjs';
 import { pMarkdown } from './report-threads.mjs';
 import { uMarkdown } from './report-tfjs-u.mjs';
@@ -127,7 +128,7 @@ const HOW = [
   '(`common/reference.mjs`, `common/reference-quantized.mjs`, the scatters\' own, `common/reference-bag.mjs`; a peer that ' +
   'reduces in another order within a stated tolerance) before timing it, and writes ' +
   '`bench/results.json`, this file and its chart. `npm run bench -- --quick`: short budgets, a smoke test of the harness.',
-  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`, `P`, `C`, `E`, `G`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
+  '- `node bench/run.mjs --only Q` (or `W`, `T`, `S`, `P`, `C`, `E`, `G`, `M`; also `BENCH_ONLY=Q`): one suite alone; the other suites\' rows are kept from the ' +
   'last `bench/results.json`, with their dates.',
   '- `npm run bench -- --browser` (`bench/browser/`): W1-W5 in Debian\'s headless Chromium, on a cross-origin isolated page and on ' +
   'a plain one, with onnxruntime-web and TensorFlow.js\'s wasm backend in the same page, then the C rows on the isolated page; ' +
@@ -147,7 +148,9 @@ const HOW = [
   'fused gather-reduce (`common/bag-workloads.mjs`): `embeddingBag` sums, a weighted mean and a sum over a 4-bit table, 4096 ' +
   'bags of 32 rows of a [262144, 128] table, and a `segmentReduce` sum of [1048576, 16] into 65536 segments; G1-G3 the bags\' ' +
   'gradient (`common/grad-workloads.mjs`): `embeddingBagBackward` of E1 in place, a TensorFlow.js SGD step of a ' +
-  '`tf.sparse.sparseSegmentMean` model of that size, and `tf.grad` through `tf.gatherND`.',
+  '`tf.sparse.sparseSegmentMean` model of that size, and `tf.grad` through `tf.gatherND`; M1-M3 the masks\' ops ' +
+  '(`common/mask-workloads.mjs`): `compress` of YOLO-shaped scores, the unpadding of a batch by its attention mask (`nonZero` ' +
+  'then `take`) and `maskedScatter`, every implementation of a workload timed in interleaved rounds.',
   '',
   'Implementations: wasm-gather `simd` and `simd-threaded` at 1 and 2 threads in several modes (below), the same C compiled ' +
   'natively (`-O3`, one thread, `bench/native/`), one `memory.copy` of the output bytes (the bandwidth bound), plain JS loops, ' +
@@ -192,6 +195,7 @@ function markdown(report, chart) {
   if (report.cCases?.length) cMarkdown(report, L);
   if (report.eWorkloads?.length) eMarkdown(report, L);
   if (report.gWorkloads?.length) gMarkdown(report, L);
+  if (report.mWorkloads?.length) mMarkdown(report, L);
   return L.join('\n').trimEnd() + '\n';
 }
 

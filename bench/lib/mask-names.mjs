@@ -1,0 +1,16 @@
+// The names of the M suite's rows (bench/mask-suite.mjs), shared by its runners
+// (bench/lib/mask-runners.mjs) and its report (bench/lib/report-mask.mjs), which loads no library.
+
+/** The op each workload's targets count: its own. */
+export const PRIMARY = { M1: 'compress', M2: 'nonZero + take', M3: 'maskedScatter' };
+/** The ops each workload runs. */
+export const OPS_OF = { M1: ['compress', 'booleanMask'], M2: ['nonZero + take', 'compress', 'booleanMask'], M3: ['maskedScatter'] };
+
+export const ours = (threads, op, mode) => `wasm-gather simd-threaded ${threads}T, ${op}, ${mode}`;
+/** The workload's op, resident, on a mask of no true element (M1, M3). */
+export const FLOOR = (n, id) => `${ours(n, PRIMARY[id], 'resident')}, a ${id === 'M1' ? 'condition' : 'mask'} of no true element`;
+export const POOL = (n) => `memory.copy of the bound's bytes on the pool, ${n}T (M bound)`;
+export const POOL_HALF = (n) => `memory.copy of half the bound's bytes on the pool, ${n}T (the op's traffic)`;
+export const BOUND1 = 'memory.copy of the bound\'s bytes (wasm, 1 thread)';
+export const ROWS = (n) => `memory.copy of the bound's bytes, the kept rows one by one in order, on the pool, ${n}T`;
+export const ONE_SHOT_FLOOR = 'the output array made and filled in JS, the positions known (M1, M2: the kept rows by TypedArray.set; M3: x by TypedArray.slice)';
