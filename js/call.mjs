@@ -369,18 +369,12 @@ export function callOp(s, desc, args) {
 // holds the output.
 function callCounted(s, desc, planned) {
   const op = desc.name;
-  const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
+  const { opts, negative, t, Type, outLike, inputs, w } = planned;
   const { m, codes } = s;
   if (maskInJs(s, desc, planned)) return countedInJs(s, desc, planned, w[s.slot.offsets.shape]);
-  let inPart = 0;
-  for (const y of inputs) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
-  const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
-  const blockBytes = inPart + align16(b.wsBytes);
-  const base = allocate(s, blockBytes);
-  if (!base) throw new RangeError(`${op}: the inputs need ${blockBytes} bytes, more than wasm memory can hold now`);
+  const { base, blockBytes } = maskBlock(s, desc, planned, inputs, 0);
   let outPtr = 0, owned = false, result;
   try {
-    placeInputs(s, planned, b, base, 0);
     let status = m._wg_call_rerun(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     const outShape = readOutShape(s, words(s));
@@ -407,6 +401,20 @@ function callCounted(s, desc, planned) {
   return result;
 }
 
+// The block of a call of one of the masks' ops, allocated and placed (no output yet): `inputs`
+// that are not resident (undefined: not placed), the workspace, then `extra` bytes (the offsets
+// mode's). Throws, with nothing allocated, when wasm memory cannot hold it.
+function maskBlock(s, desc, planned, inputs, extra) {
+  let inPart = 0;
+  for (const y of inputs) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
+  const b = { dataToOut: false, inPart, wsBytes: planned.w[planned.L.workspace], seconds: [] };
+  const blockBytes = inPart + align16(b.wsBytes) + extra;
+  const base = allocate(s, blockBytes);
+  if (!base) throw new RangeError(`${desc.name}: the inputs and the workspace need ${blockBytes} bytes, more than wasm memory can hold now`);
+  placeInputs(s, { ...planned, inputs }, b, base, 0);
+  return { b, base, blockBytes };
+}
+
 // Whether a call of one of the masks' ops (src/stage_mask.h) takes their offsets mode: its data
 // is not in wasm memory (nor a source it writes), and never goes there. One run resolves each kept
 // slice's offset in data, or each source value's element, and JS copies them from the caller's
@@ -422,33 +430,24 @@ function maskInJs(s, desc, { opts, t, L, w }) {
 // offsets, in one block; a run resolves them (the record's output shape then holds a count), and
 // JS copies (js/copy-plan.mjs).
 function countedInJs(s, desc, planned, cap) {
-  const { opts, negative, t, Type, outLike, inputs, L, w } = planned;
+  const { opts, negative, t, Type, outLike, inputs, L } = planned;
   const { m, codes } = s;
   const others = inputs.map((y) => (y === t.data || y === t.updates ? undefined : y));
-  let inPart = 0;
-  for (const y of others) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
-  const b = { dataToOut: false, inPart, wsBytes: w[L.workspace], seconds: [] };
-  const blockBytes = inPart + align16(b.wsBytes) + cap * 4;
-  const base = allocate(s, blockBytes);
-  if (!base) throw new RangeError(`${desc.name}: the mask and the slices' offsets need ${blockBytes} bytes, more than wasm memory can hold now`);
+  const { b, base, blockBytes } = maskBlock(s, desc, planned, others, cap * 4);
   try {
-    placeInputs(s, { ...planned, inputs: others }, b, base, 0);
-    const offsets = base + inPart + align16(b.wsBytes);
+    const offsets = base + b.inPart + align16(b.wsBytes);
     words(s)[L.offsets] = offsets;
     const status = m._wg_call_rerun(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     s.lastCallBytes = blockBytes;
-    if (desc.fromData) { // the elements the source's values go to, as many as the workspace's last word says
-      const n = words(s)[(base + inPart + b.wsBytes - 4) >>> 2];
-      return sourceInJs(s, t, outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike), Type, new Uint32Array(s.memory.buffer, offsets, n));
-    }
+    // the offsets the run wrote, as the record says (src/call.h)
+    const n = words(s)[s.slot.offsets.shape], written = new Uint32Array(s.memory.buffer, offsets, n);
+    if (desc.fromData) return sourceInJs(s, t, outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike), Type, written);
     const outShape = readOutShape(s, words(s));
-    const outLength = outShape.reduce((a, n) => a * n, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
+    const outLength = outShape.reduce((a, k) => a * k, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
     const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
-    // the slices: one a position of the output's dims up to the count's
-    const n = outShape.slice(0, desc.countDim(opts, t) + 1).reduce((a, k) => a * k, 1);
     if (!n || !outBytes) return { data: into.kind === 'array' ? into.array : new Type(outLength), shape: outShape };
-    return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(new Uint32Array(s.memory.buffer, offsets, n));
+    return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(written);
   } finally {
     m._free(base);
   }

@@ -127,6 +127,11 @@ static int has_plan(const wg_call* c) { return c->op >= 0 && c->op < WG_OP_COUNT
 static wg_status run_plan(wg_pool* pool, wg_plan* plan, wg_call* c) {
   wg_status st = wg_run_plan(pool, plan, c, &c->err);
   if (st == WG_OK && plan->count_dim) c->tensors[WG_TENSOR_out].shape[plan->count_dim - 1] = plan->out_shape[plan->count_dim - 1];
+  /* and the offsets the count makes (what the offsets mode wrote): the blocks up to the count's
+   * dimension, or the count itself */
+  if (st == WG_OK && plan->counted) {
+    c->tensors[WG_TENSOR_offsets].shape[0] = plan->count_dim ? wg_prod(plan->out_shape, 0, plan->count_dim) : *plan->counted;
+  }
   return st;
 }
 

@@ -41,8 +41,7 @@ typedef struct wg_mask_job {
   size_t* offsets; /* the offsets mode (js/copy-plan.mjs copies what they say), instead of the
                       writes: WG_MASK_SLICES, each output slice's byte offset in data;
                       WG_MASK_SOURCE, the element each source value goes to, in order */
-  size_t* counts; /* the workspace: nchunks + 1 counts, then offsets and the total (the last:
-                     js/call.mjs reads it) */
+  size_t* counts; /* the workspace: nchunks + 1 counts, then offsets and the total */
   /* the prefix's */
   size_t total;
 } wg_mask_job;

@@ -15,8 +15,6 @@ const desc = {
   options: ['axis'],
   common: ['out', 'resident'],
   counted: true,
-  // the output's dimension the count is: the axis's
-  countDim: (o, t) => ((o.axis ?? 0) < 0 ? o.axis + t.data.shape.length : o.axis ?? 0),
   maskRank: (limit) => `${limit === 1 ? '1' : `from 1 to ${limit}`} (x's rank less opts.axis)`,
   read: (s, [x, mask]) => ({ data: dataTensor(OP, 'x', x, s, DATA_TYPES_F16), mask: maskTensor(OP, 'mask', mask, s) }),
   attrs: (o) => ({ attrs: [integerArg(OP, 'opts.axis', o.axis, 0)] }),

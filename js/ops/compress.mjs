@@ -15,8 +15,6 @@ const desc = {
   options: ['axis'],
   common: ['out', 'resident'],
   counted: true,
-  // the output's dimension the count is: the axis's, or 0 (flattened)
-  countDim: (o, t) => (o.axis == null ? 0 : o.axis < 0 ? o.axis + t.data.shape.length : o.axis),
   maskRank: () => '1',
   read: (s, [x, condition]) => ({ data: dataTensor(OP, 'x', x, s, DATA_TYPES_F16), mask: maskTensor(OP, 'condition', condition, s) }),
   // no opts.axis: x flattened

@@ -3340,6 +3340,9 @@ static void mask_offsets(const mask_call* c, wg_pool* pool, const uint8_t* mask,
   } else {
     size_t got_n = ms ? ((const size_t*)(const void*)ws->p)[words - 1] : rec.tensors[WG_TENSOR_out].shape[c->count_dim - 1];
     if (got_n != n) FAIL("the offsets mode: the count is %zu, the reference's %zu", got_n, n);
+    /* the record says how many offsets the run wrote: the binding reads no more */
+    size_t noted = rec.tensors[WG_TENSOR_offsets].shape[0], want_noted = ms ? n : mul_or_max(c->outer, n);
+    if (noted != want_noted) FAIL("the offsets mode: the record says %zu offsets, the reference %zu", noted, want_noted);
     const size_t slice = c->inner * c->dw;
     for (size_t o = 0; o < (ms ? 1 : c->outer) && n; ++o) {
       for (size_t p = 0, k = 0; p < c->len; ++p) {

@@ -39,6 +39,7 @@
 #include "wasm_gather.h"
 
 static int failures = 0;
+#define THREAD_TEST_SEED 0x9e3779b97f4a7c15ull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
 static pthread_t main_thread;
@@ -52,11 +53,6 @@ static void hook(wg_test_hook_point point) {
   if (point == WG_HOOK_CHUNK_AWAITED) atomic_fetch_add(&chunks_awaited, 1);
 }
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next(void) { /* xorshift64 */
-  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-  return rng;
-}
 
 /* n values: random mantissas in [-4, 4) (sums and products that round), small integers, and 1 in
  * 2^rare (0: none) -0, an infinity or a NaN (either sign, payload 1-3): rare, so that most rows

@@ -31,6 +31,7 @@
 #include "wasm_gather.h"
 
 static int failures = 0;
+#define THREAD_TEST_SEED 0x9e3779b97f4a7c15ull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
 static pthread_t main_thread;
@@ -42,11 +43,6 @@ static void hook(wg_test_hook_point point) {
   if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
 }
 
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
-static uint64_t next(void) { /* xorshift64 */
-  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-  return rng;
-}
 
 static const wg_value_type TYPES[4] = {WG_VALUE_F32, WG_VALUE_F64, WG_VALUE_F16, WG_VALUE_BF16};
 static const char* const TYPE_NAME[4] = {"f32", "f64", "f16", "bf16"};

@@ -35,6 +35,7 @@
 #include "wasm_gather.h"
 
 static int failures = 0;
+#define THREAD_TEST_SEED 0x2545f4914f6cdd1dull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
 static pthread_t main_thread;
@@ -46,11 +47,6 @@ static void hook(wg_test_hook_point point) {
   if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
 }
 
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-static uint64_t next(void) { /* xorshift64 */
-  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-  return rng;
-}
 
 static size_t width(int32_t dtype) { return wg_dtype_bits(dtype) / 8; }
 

@@ -34,6 +34,7 @@
 #include "wasm_gather.h"
 
 static int failures = 0;
+#define THREAD_TEST_SEED 0x853c49e6748fea9bull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
 static pthread_t main_thread;
@@ -55,11 +56,6 @@ static void hook(wg_test_hook_point point) {
 static const size_t WIDTH[12] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8}; /* by wg_value_type */
 static const char* const VT_NAME[12] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64"};
 
-static uint64_t rng = 0x853c49e6748fea9bull;
-static uint64_t next(void) { /* xorshift64 */
-  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
-  return rng;
-}
 
 /* A NaN of the value type: either sign, quiet or signaling, payload p (1-3). */
 static uint64_t nan_bits(int vt, int negative, int quiet, uint64_t p) {

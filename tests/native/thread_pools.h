@@ -1,6 +1,6 @@
-/* The thread tests' pools (test_bag_threads.c, test_scatter_threads.c): the sizes from the command
- * line, and a pool that runs every call in parallel. Include after check.h and the test's
- * `failures`. Usage of a test: <test> [--pools 6,8,12,16]: the real pools' sizes (each from 2 to
+/* The thread tests' pools (test_*_threads.c): the sizes from the command line, a pool that runs
+ * every call in parallel, and their values. Include after check.h, the test's `failures` and its
+ * THREAD_TEST_SEED. Usage of a test: <test> [--pools 6,8,12,16]: the real pools' sizes (each from 2 to
  * 64; by default 2, 3, 4 and 16). On a machine with many cores, every count up to them
  * (docs/testing.md). */
 #ifndef WG_TEST_THREAD_POOLS_H
@@ -11,6 +11,13 @@
 #include <string.h>
 
 #include "wasm_gather.h"
+
+/* The tests' values: xorshift64 from the test's THREAD_TEST_SEED. */
+static uint64_t rng = THREAD_TEST_SEED;
+static uint64_t next(void) {
+  rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+  return rng;
+}
 
 /* MOST: the largest default pool, and the top of the shuffled-order sweep (2..MOST). */
 enum { MOST = 16, MAX_POOLS = 64 };
