@@ -90,6 +90,10 @@ typedef struct wg_plan {
    * writes it there and into the record's output shape. 0: the plan knows the output's shape. */
   size_t count_dim;
   const size_t* counted;
+  /* A counting plan's parallel threshold, stage by stage (the runner's): its count stages move
+   * count_work_bytes; the stages after them work_bytes plus count_item_bytes a true element, so
+   * that a sparse mask's write does not wake the pool for the output of a full one. */
+  size_t count_work_bytes, count_item_bytes;
   int counts_kept; /* the runner's: the last run only counted, and the next uses its counts */
   size_t nstages;
   wg_stage stages[WG_MAX_STAGES];

@@ -115,6 +115,15 @@ static int indices_in_range(wg_pool* pool, size_t threads, const wg_plan* plan, 
   return !atomic_load(&r.bad);
 }
 
+/* What a counting plan's stages after the count move: work_bytes, the copy of data (if any) and
+ * count_item_bytes a true element (saturating). */
+static size_t counted_work(const wg_plan* plan, size_t copy) {
+  size_t n = *plan->counted, per = plan->count_item_bytes, w = plan->work_bytes;
+  size_t items = per && n > SIZE_MAX / per ? SIZE_MAX : n * per;
+  w = w > SIZE_MAX - copy ? SIZE_MAX : w + copy;
+  return w > SIZE_MAX - items ? SIZE_MAX : w + items;
+}
+
 wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err) {
   size_t out_count = wg_prod(plan->out_shape, 0, plan->out_rank);
   size_t elem_bytes = (wg_dtype_bits(plan->out_dtype) + 7) / 8;
@@ -143,11 +152,11 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   /* Small calls run on the caller alone: waking the pool costs more than it saves. What a call
    * moves is its output, or for an op whose output starts as data, its own work plus the copy of
    * data (none in place). */
-  size_t work = out_bytes;
+  size_t work = out_bytes, copy = 0;
   if (plan->count_dim) work = plan->work_bytes;
   if (plan->from_data) {
-    work = plan->work_bytes;
-    if (c->tensors[WG_TENSOR_out].ptr != c->tensors[WG_TENSOR_data].ptr) work += out_bytes;
+    copy = c->tensors[WG_TENSOR_out].ptr != c->tensors[WG_TENSOR_data].ptr ? out_bytes : 0;
+    work = plan->work_bytes + copy;
   }
   wg_pool* p = work < wg_pool_parallel_threshold(pool) ? NULL : pool;
   size_t threads = threads_for(p, work);
@@ -179,6 +188,11 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     if (!ranges[i]) continue;
     stage_run r = {.stage = &plan->stages[i]};
     atomic_init(&r.failed, 0);
+    if (plan->counted) { /* a counting plan: each stage by what it moves (the count known once counted) */
+      size_t w = (r.stage->kind->when & WG_STAGE_COUNTS) ? plan->count_work_bytes : counted_work(plan, copy);
+      p = w < wg_pool_parallel_threshold(pool) ? NULL : pool;
+      threads = threads_for(p, w);
+    }
     wg_parallelize_1d(p, run_tile, &r, ranges[i], balanced_tile(r.stage->tile, ranges[i], threads), threads);
     failed = atomic_load(&r.failed);
   }

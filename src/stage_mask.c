@@ -153,6 +153,62 @@ static void put_index(uint8_t* out, size_t k, size_t width, size_t v) {
     memcpy((dst), &v_, sizeof v_); \
   } while (0)
 
+/* A source written where the mask is true, elements [at, end) of chunk k: each output element
+ * data's, or where the mask is true the next source value, in one pass (not in place, no copy of
+ * data first; in place, 16 elements with no true one are passed over). 4-byte elements read 16
+ * mask elements a step and expand the source's next values into their true lanes (a shuffle by
+ * the lanes' bits); the rest an element at a time. */
+#ifdef __wasm_simd128__
+/* For 4 lanes' true bits b: true lane l's bytes from the source's value popcount(b & ((1 << l) - 1))
+ * of the step's (false lanes: value 0's, not kept). */
+static const uint8_t EXPAND_X32[16][16] = {
+#define L(k) 4 * (k), 4 * (k) + 1, 4 * (k) + 2, 4 * (k) + 3
+  {L(0), L(0), L(0), L(0)}, {L(0), L(0), L(0), L(0)}, {L(0), L(0), L(0), L(0)}, {L(0), L(1), L(0), L(0)},
+  {L(0), L(0), L(0), L(0)}, {L(0), L(0), L(1), L(0)}, {L(0), L(0), L(1), L(0)}, {L(0), L(1), L(2), L(0)},
+  {L(0), L(0), L(0), L(0)}, {L(0), L(0), L(0), L(1)}, {L(0), L(0), L(0), L(1)}, {L(0), L(1), L(0), L(2)},
+  {L(0), L(0), L(0), L(1)}, {L(0), L(0), L(1), L(2)}, {L(0), L(0), L(1), L(2)}, {L(0), L(1), L(2), L(3)},
+#undef L
+};
+/* The 16 mask elements from at, a bit each (element order). */
+__attribute__((noinline)) static uint32_t bits16(const wg_mask_job* j, size_t at, v128_t kv) {
+  const size_t w = j->mask_bytes, step = 16 / w;
+  if (w == 1) return step_bits(j->mask + at, 1, kv);
+  uint32_t bits = 0;
+  for (size_t q = 0; q < 16; q += step) bits |= step_bits(j->mask + (at + q) * w, w, kv) << q;
+  return bits;
+}
+#endif
+
+__attribute__((noinline)) static void merge_chunk(const wg_mask_job* j, size_t at, size_t end, size_t next) {
+  const size_t ib = j->item_bytes;
+  const uint8_t *data = j->data, *src = j->source;
+  uint8_t* out = j->out;
+#ifdef __wasm_simd128__
+  const v128_t kv = keep_vector(j), lane_bit = wasm_i32x4_make(1, 2, 4, 8);
+  if (ib == 4) {
+    for (; end - at >= 16; at += 16) {
+      uint32_t bits = bits16(j, at, kv);
+      if (!bits && out == data) continue;
+      for (size_t g = 0; g < 16; g += 4, bits >>= 4) {
+        const uint32_t b = bits & 15;
+        v128_t lanes = wasm_i32x4_ne(wasm_v128_and(wasm_i32x4_splat((int32_t)b), lane_bit), wasm_i32x4_splat(0));
+        v128_t values = wasm_i32x4_splat(0); /* the source's next 4 values, or as many as it has left */
+        if (next + 4 <= j->source_len) values = wasm_v128_load(src + next * 4);
+        else memcpy(&values, src + next * 4, (j->source_len - next) * 4);
+        v128_t from = wasm_i8x16_swizzle(values, wasm_v128_load(EXPAND_X32[b]));
+        wasm_v128_store(out + (at + g) * 4, wasm_v128_bitselect(from, wasm_v128_load(data + (at + g) * 4), lanes));
+        next += (size_t)__builtin_popcount(b);
+      }
+    }
+  }
+#endif
+  const uint64_t keep = keep_bits(j);
+  for (; at < end; ++at) {
+    if (element(j->mask, at, j->mask_bytes) & keep) wg_copy_small(out + at * ib, src + next++ * ib, ib);
+    else if (out != data) wg_copy_small(out + at * ib, data + at * ib, ib);
+  }
+}
+
 /* The true elements of chunk k written from its offset on: no more than its count, for blocks
  * [o, o_end) of slices (each true element's slice of every block, so that the mask is read once
  * for the group). Elements of 4 and 8 bytes have loops of their own: a load and a store each, no
@@ -165,11 +221,7 @@ static void write_chunk(const wg_mask_job* j, size_t o, size_t o_end, size_t k) 
   if (j->write == WG_MASK_SOURCE && j->offsets) {
     FOR_EACH_TRUE(j, at, end, next, last, j->offsets[next] = p);
   } else if (j->write == WG_MASK_SOURCE) {
-    const uint8_t* src = j->source;
-    if (out != j->data) memcpy(out + at * ib, j->data + at * ib, (end - at) * ib);
-    if (ib == 4) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint32_t, out + p * 4, src + next * 4));
-    else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, out + p * 8, src + next * 8));
-    else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(out + p * ib, src + next * ib, ib));
+    merge_chunk(j, at, end, next);
   } else if (j->write == WG_MASK_SLICES && j->offsets && o_end - o == 1) {
     size_t* offsets = j->offsets + o * j->total, from = o * is;
     FOR_EACH_TRUE(j, at, end, next, last, offsets[next] = from + p * ib);
@@ -182,6 +234,7 @@ static void write_chunk(const wg_mask_job* j, size_t o, size_t o_end, size_t k) 
     const uint8_t* from = j->data + o * is;
     if (ib == 4) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint32_t, to + next * 4, from + p * 4));
     else if (ib == 8) FOR_EACH_TRUE(j, at, end, next, last, COPY_AS(uint64_t, to + next * 8, from + p * 8));
+    else if (ib < 1024) FOR_EACH_TRUE(j, at, end, next, last, wg_copy_small(to + next * ib, from + p * ib, ib));
     else FOR_EACH_TRUE(j, at, end, next, last, wg_copy_bytes(to + next * ib, from + p * ib, ib));
   } else if (j->write == WG_MASK_SLICES) {
     const uint8_t* in = j->data;
@@ -271,10 +324,10 @@ wg_status wg_plan_mask(wg_plan* plan, wg_mask_job* j, const wg_tensor* mask, siz
   j->outer = j->write == WG_MASK_SLICES ? j->outer : 1;
   j->group = group < 1 ? 1 : group > j->outer ? (j->outer ? j->outer : 1) : group;
   size_t blocks = j->outer && (j->write != WG_MASK_SLICES || j->item_bytes) ? (j->outer - 1) / j->group + 1 : 0; /* slices of no bytes: nothing to write */
-  /* what a run moves: the mask read twice, and a slice of each block an element where every one
-   * is true */
-  size_t each = per > (SIZE_MAX - 16) / (j->outer ? j->outer : 1) ? SIZE_MAX : 2 * j->mask_bytes + per * j->outer;
-  plan->work_bytes = each == SIZE_MAX || j->len > SIZE_MAX / each ? SIZE_MAX : j->len * each;
+  /* what the stages move (the runner's threshold): the count, the mask; the write, the mask again
+   * and, a true element, its slice of each block (its index; the source's value) */
+  plan->count_work_bytes = plan->work_bytes = j->len * j->mask_bytes; /* the mask is in memory: no overflow */
+  plan->count_item_bytes = per > SIZE_MAX / (j->outer ? j->outer : 1) ? SIZE_MAX : per * j->outer;
   size_t count_tile = WG_TILE_BYTES / (j->chunk * j->mask_bytes);
   wg_plan_stage(plan, &wg_stage_mask_count, j, j->nchunks, count_tile ? count_tile : 1);
   wg_plan_stage(plan, &wg_stage_mask_prefix, j, 1, 1);
