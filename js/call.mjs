@@ -104,7 +104,7 @@ function layoutOf(s, desc) {
 
 /**
  * Writes a call of op `desc` (its descriptor, js/ops/) into the record (after prepareCalls):
- * tensors { role: { shape, dtype } } (dtype a name of src/call.h's WG_DTYPES; an input slot of
+ * tensors { role: { shape, dtype } } (dtype a name of src/record.h's WG_DTYPES; an input slot of
  * the op that is not there is written absent); attrs the values of desc.attributes, in that
  * order; mode the out-of-range mode ('error', 'zero', 'clamp') and negative the negative-index
  * policy ('wrap', 'error'). The tensors' addresses are written once they are in wasm memory

@@ -1,13 +1,8 @@
 // What the fused gather-reduce ops (js/ops/) share: their segments (offsets, lengths or sorted
 // segment ids, src/wasm_gather.h's wg_segment_form), the reductions by name, and the words for
 // their rules (js/errors.mjs: an op's messages).
-import { OPS } from './ops/index.mjs';
 import { wordsOf } from './quant-table.mjs';
 import { dataTensor, describeValue, indexTensor, typeName } from './tensor.mjs';
-
-// The op that reduces unsorted segments: the one serving TensorFlow's UnsortedSegmentSum (read at
-// message time: the list imports this file).
-const unsortedOp = () => OPS.find((d) => d.tfjs?.includes('UnsortedSegmentSum'))?.name;
 
 // A 1-D index array given as a tensor { data, shape }, a resident tensor, or bare (a TypedArray or
 // an array of integers: its shape is its length).
@@ -95,8 +90,8 @@ export function reduceOf(op, s, opts, option, names, fallback) {
 // The rule of a WG_ERR_SEGMENTS, in words. e: { dim (the wg_segment_rule), value, limit, position }.
 const RULES = {
   FIRST: (e, n) => `${n}[0] is ${e.value} but must be 0 (the first segment starts at the first entry)`,
-  DECREASING: (e, n) => `${n}[${e.position}] = ${e.value} is less than the one before it, ${e.limit}: it must be sorted ` +
-    `(non-decreasing)${n.endsWith('segmentIds') ? `; for unsorted segment ids, use ${unsortedOp()}` : ''}`,
+  DECREASING: (e, n, unsorted) => `${n}[${e.position}] = ${e.value} is less than the one before it, ${e.limit}: it must be sorted ` +
+    `(non-decreasing)${n.endsWith('segmentIds') ? `; for unsorted segment ids, use ${unsorted.name}` : ''}`,
   PAST_END: (e, n) => `${n}[${e.position}] = ${e.value} is past the end of the entries (${e.limit})`,
   NEGATIVE: (e, n) => (e.position < 0 ? `${n === 'opts.segmentIds' ? 'opts.numSegments' : n} ${e.value} must not be negative` : `${n}[${e.position}] = ${e.value} must not be negative`),
   COVER: (e, n) => `${n} make segments that end at entry ${e.value}, but they must cover the axis's ${e.limit} entries exactly`,
@@ -108,13 +103,14 @@ const RULES = {
 
 /**
  * Words for the fused gather-reduce's statuses: form(e, ctx) the message of WG_SEGMENT_FORM,
- * types the element types the op reduces (its updates', for the bags' backward, else its data's), in words.
+ * types the element types the op reduces (its updates', for the bags' backward, else its data's), in words,
+ * unsorted the descriptor of the op that reduces unsorted segment ids (named where ids are not sorted).
  */
-export const segmentMessages = (form, types) => wordsOf('segment-options', {
+export const segmentMessages = (form, types, unsorted) => wordsOf('segment-options', {
   WG_ERR_SEGMENTS: (e, ctx) => {
     const rule = ctx.abi.nameOf('WG_SEGMENT_', e.dim)?.slice(11);
     if (rule === 'FORM' || !RULES[rule]) return form(e, ctx);
-    return `${ctx.op}: ${RULES[rule](e, ctx.segmentsName ?? 'the segments')}`;
+    return `${ctx.op}: ${RULES[rule](e, ctx.segmentsName ?? 'the segments', unsorted)}`;
   },
   WG_ERR_VALUE_TYPE: (e, { op, names: N, abi }) => `${op}: ${N.updates ?? N.data} must hold ${types}, got ` +
     `${abi.nameOf('WG_DTYPE_', e.value)?.slice(9).toLowerCase() ?? e.value} values`,

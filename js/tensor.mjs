@@ -9,7 +9,7 @@ export { describeValue, typeName }; // where they were: the op descriptors impor
 
 const MAX_DIM = 0xffffffff; // shapes are passed to wasm32 as size_t
 
-// Each array type the ops accept and its element type (src/call.h's WG_DTYPES, by name).
+// Each array type the ops accept and its element type (src/record.h's WG_DTYPES, by name).
 const DTYPES = new Map([[Float32Array, 'F32'], [Float64Array, 'F64'], [Int8Array, 'I8'], [Int16Array, 'I16'],
   [Int32Array, 'I32'], [Uint8Array, 'U8'], [Uint16Array, 'U16'], [Uint32Array, 'U32'], [Uint8ClampedArray, 'U8'],
   [BigInt64Array, 'I64'], [BigUint64Array, 'U64']]);
@@ -84,7 +84,7 @@ export const DATA_TYPES_F16 = [...DTYPES.keys()];
  * A tensor whose data is one of `Types` (`what` names them in messages) and holds
  * `length(shape)` elements (default: the shape's element count), or a resident tensor of `owner`
  * of one of those types, packed (two 4-bit codes a byte) exactly when `packed`. Returns what
- * dataTensor returns (dtype: the array's element type, src/call.h's name).
+ * dataTensor returns (dtype: the array's element type, src/record.h's name).
  */
 export function typedTensor(op, name, t, owner, { Types, what, length = product, packed = false }) {
   if (t instanceof ResidentTensor) {
@@ -119,7 +119,7 @@ export function codesTensor(op, name, t, owner, quantType) {
 /**
  * An index tensor. Returns { shape, kind, dtype, bytes } plus data (the caller's array) or ptr and Type
  * (a resident one of `owner`), where kind names the wg_index_type the C side reads
- * (WG_INDEX_<kind>; dtype names the same, src/call.h) and bytes its size in wasm memory. writeIndices() copies it into wasm memory
+ * (WG_INDEX_<kind>; dtype names the same, src/record.h) and bytes its size in wasm memory. writeIndices() copies it into wasm memory
  * (widening narrow integer arrays, converting plain arrays), indexValues() gives its values (for
  * error messages). (No closures: this runs on every call.)
  */

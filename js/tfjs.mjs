@@ -57,7 +57,7 @@ const DTYPES = new Set(['float32', 'int32', 'bool']);
 const NUMERIC = new Set(['float32', 'int32']);
 const FLOAT32 = new Set(['float32']);
 const ARRAY_TYPES = { float32: Float32Array, int32: Int32Array, bool: Uint8Array };
-const ELEMENT_TYPES = { float32: 'F32', int32: 'I32', bool: 'U8' }; // src/call.h's names
+const ELEMENT_TYPES = { float32: 'F32', int32: 'I32', bool: 'U8' }; // src/record.h's names
 // What a served call asks of wasm-gather: tfjs's rules (an out-of-range or negative index is an error).
 const POLICY = { outOfRange: 'error', negativeIndices: 'error' };
 // backend instance -> its access object (access()), made once rather than on every call.

@@ -1,7 +1,7 @@
 /* The interface between an op and the engine (XNNPACK's split: an op plans, one runner runs).
  *
  * An op is one file, src/op_<name>.c, and one line in src/ops.def. Its plan function reads the
- * call record (src/call.h), checks every rule of its arguments, and fills a wg_plan: the output
+ * call record (src/record.h), checks every rule of its arguments, and fills a wg_plan: the output
  * shape and type, the index check, the workspace it needs, and a short list of stages, each a
  * kind of work (stage_copy.h: blocks copied from where the indices say; stage_dequant.h: slices
  * dequantized) with its job, range and tile. WG_DEFINE_OP registers the plan function; the
@@ -12,7 +12,7 @@
 
 #include <stdalign.h>
 
-#include "call.h"
+#include "record.h"
 #include "wasm_gather.h"
 
 /* A kind of stage: how its job takes the call's tensors and policies (bind, before the run, once

@@ -5,6 +5,7 @@
  * https://pytorch.org/docs/1.13/generated/torch.nn.functional.embedding_bag.html
  * Semantics: docs/fused-gather-reduce.md. The rules are here; the work is the segment reduction
  * stage (stage_bag.c). */
+#include "call.h"
 #include "op.h"
 #include "stage_bag.h"
 

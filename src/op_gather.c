@@ -2,6 +2,7 @@
  * numpy.take_along_axis (the C name is the public API's: wg_gather).
  * Blocks are single elements in index's shape: out[..i_dim..] = input[..index[..]..]. Rank 0
  * is treated as shape [1], as in torch. https://pytorch.org/docs/stable/generated/torch.gather.html */
+#include "call.h"
 #include "op.h"
 #include "stage_copy.h"
 

@@ -5,6 +5,7 @@
  * here; the work is the dequantization stage (stage_dequant.c). */
 #include <string.h>
 
+#include "call.h"
 #include "op.h"
 #include "stage_dequant.h"
 

@@ -3,6 +3,7 @@
  * where K = indices.shape[-1]. Batch dims are kept in the output, as TF and OpenVINO-8 do.
  * https://www.tensorflow.org/api_docs/python/tf/gather_nd
  * https://docs.openvino.ai/2024/documentation/openvino-ir-format/operation-sets/operation-specs/movement/gather-nd-8.html */
+#include "call.h"
 #include "op.h"
 #include "stage_copy.h"
 

@@ -2,6 +2,7 @@
  * prod / max / min over an initial tensor; the mirror of tf.gather. Items are (outer, index) pairs; each
  * writes the row input[o, index[i], :] of prod(input.shape[axis+1:]) elements.
  * https://pytorch.org/docs/stable/generated/torch.Tensor.index_reduce_.html */
+#include "call.h"
 #include "op.h"
 #include "stage_scatter.h"
 

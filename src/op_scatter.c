@@ -3,6 +3,7 @@
  * input[i with coordinate dim replaced by index[i]] from src[i] (src may be larger than index:
  * torch's rule). Rank 0 is treated as shape [1], as in torch.
  * https://pytorch.org/docs/stable/generated/torch.Tensor.scatter_reduce_.html */
+#include "call.h"
 #include "op.h"
 #include "stage_scatter.h"
 

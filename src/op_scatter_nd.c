@@ -2,6 +2,7 @@
  * scatterND; the mirror of tf.gather_nd. Items are the index tuples of K = indices.shape[-1]; each
  * writes the slice data[i0, ..., iK-1] (a row of prod(data.shape[K:]) elements).
  * https://onnx.ai/onnx/operators/onnx__ScatterND.html */
+#include "call.h"
 #include "op.h"
 #include "stage_scatter.h"
 

@@ -4,6 +4,7 @@
  * https://www.tensorflow.org/api_docs/python/tf/math/segment_sum
  * Semantics: docs/fused-gather-reduce.md. The rules are here; the work is the segment reduction
  * stage (stage_bag.c). */
+#include "call.h"
 #include "op.h"
 #include "stage_bag.h"
 

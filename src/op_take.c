@@ -1,6 +1,7 @@
 /* take: tf.gather(params, indices, axis, batch_dims), ONNX Gather, numpy.take.
  * Blocks are (batch, outer, index) triples; each copies prod(params.shape[axis+1:]) elements.
  * https://www.tensorflow.org/api_docs/python/tf/gather */
+#include "call.h"
 #include "op.h"
 #include "stage_copy.h"
 

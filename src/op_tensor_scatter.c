@@ -5,6 +5,7 @@
  * is in [1, rank-1] once normalized, a negative write index is an error, and in linear mode the
  * write must fit in the cache.
  * https://onnx.ai/onnx/operators/onnx__TensorScatter.html */
+#include "call.h"
 #include "op.h"
 #include "stage_scatter.h"
 

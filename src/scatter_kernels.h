@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "call.h"
+#include "record.h"
 
 typedef void (*wg_reduce_fn)(void* dst, const void* src, size_t n, size_t src_step);
 /* Applies n items to out, in order: item k is q = items ? items[k] : k; its destination row

@@ -1,5 +1,5 @@
 /* The C side of the JS binding (wasm builds only): the table of constants and of the call
- * record's layout (src/call.h) that the binding reads at init, so that the JS side holds no
+ * record's layout (src/record.h) that the binding reads at init, so that the JS side holds no
  * number of its own (js/abi.mjs), and the heap's size. The binding calls wg_call_shape and
  * wg_call_run (src/call.c) with the record it fills. */
 #include <malloc.h>

@@ -4,6 +4,7 @@
 import { defineOp } from '../call.mjs';
 import { ResidentTensor } from '../resident.mjs';
 import { addSegments, bagFormMessage, bagForms, bagMessages, bagWeights, flagOption, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
+import unsortedSegments from './index-reduce.mjs'; // named in the message for unsorted segment ids
 import { describeValue, indexTensor, integerArg, typeName, typedTensor } from '../tensor.mjs';
 
 const OP = 'embeddingBagBackward';
@@ -87,7 +88,7 @@ const desc = {
     };
   },
   messages: {
-    ...segmentMessages(bagFormMessage, 'float32 or float64 values'),
+    ...segmentMessages(bagFormMessage, 'float32 or float64 values', unsortedSegments),
     ...bagMessages,
     WG_ERR_GRAD_SHAPE: (e, { op }) => (e.dim === -1 ? `${op}: gradOutput must have rank 1 or more (a row a bag), got a scalar`
       : `${op}: gradOutput has ${e.value} rows but the bags are ${e.limit} (one row a bag)`),

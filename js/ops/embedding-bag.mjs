@@ -4,6 +4,7 @@ import { defineOp } from '../call.mjs';
 import { QUANT_OPTIONS, quantAttrs, quantMessages, quantScales, quantTable } from '../quant-table.mjs';
 import { scatterData } from '../scatter-options.mjs';
 import { addSegments, bagFormMessage, bagForms, bagMessages, bagWeights, flagOption, numSegments, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
+import unsortedSegments from './index-reduce.mjs'; // named in the message for unsorted segment ids
 import { indexTensor, integerArg } from '../tensor.mjs';
 
 const OP = 'embeddingBag';
@@ -50,7 +51,7 @@ const desc = {
   },
   messages: {
     ...quantMessages('opts.scales'),
-    ...segmentMessages(bagFormMessage, 'float32, float64, float16 or bfloat16 (opts.dtype) values, or quantized codes with opts.scales'),
+    ...segmentMessages(bagFormMessage, 'float32, float64, float16 or bfloat16 (opts.dtype) values, or quantized codes with opts.scales', unsortedSegments),
     ...bagMessages,
   },
 };

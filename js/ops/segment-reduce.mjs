@@ -2,6 +2,7 @@
 import { defineOp } from '../call.mjs';
 import { valueTensor } from '../scatter-options.mjs';
 import { addSegments, numSegments, reduceOf, segmentMessages, segmentsOf } from '../segment-options.mjs';
+import unsortedSegments from './index-reduce.mjs'; // named in the message for unsorted segment ids
 import { dataTensor, describeValue, integerArg } from '../tensor.mjs';
 
 const OP = 'segmentReduce';
@@ -35,7 +36,7 @@ const desc = {
     const ids = t.form === 'IDS' ? numSegments(OP, o, t.segments, s.memory.buffer) : -1;
     return { attrs: [integerArg(OP, 'opts.axis', o.axis, 0), reduceOf(OP, s, o, 'reduce', REDUCES), s.abi.value(`WG_SEGMENTS_${t.form}`), ids] };
   },
-  messages: segmentMessages((e, { op, segmentsName }) => `${op}: ${segmentsName} must be 1-D`, 'float32 or float64 values'),
+  messages: segmentMessages((e, { op, segmentsName }) => `${op}: ${segmentsName} must be 1-D`, 'float32 or float64 values', unsortedSegments),
 };
 export default desc;
 
