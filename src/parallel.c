@@ -1,6 +1,8 @@
 /* A persistent pool of pthreads that the caller joins in on (pthreadpool style).
- * Workers spin briefly on a generation counter, then sleep on a condition variable, so a burst of
- * back-to-back calls does not pay the full wake-up latency each time. Built without threads
+ * Workers spin briefly on a generation word of their own, then sleep on a condition variable of
+ * their own, so a burst of back-to-back calls does not pay the full wake-up latency each time, and
+ * a job wakes only the workers it needs (its helpers): a small job on 2 helpers of a 16-thread pool
+ * leaves the other 13 asleep. Built without threads
  * (WG_NO_THREADS, the "simd" wasm variant) every pool is NULL and loops run on the caller. */
 #include "parallel.h"
 
@@ -112,28 +114,36 @@ static int64_t now_ns(void) {
 /* The two words every tile writes (the claim and the count of tiles done) each have a cache line
  * of their own, apart from the job's fields that every tile reads: on one line, each claim made
  * the other threads miss on the job's fields too, and the count's writes on the claims. Idle
- * workers wait on the job's generation, on the job's line, not on the claim word: 15 threads
- * reading the word 7 threads claimed on made W4a at 16 threads 2.6x slower than at 8. */
+ * workers wait on words of their own, not on the claim word: 15 threads reading the word 7
+ * threads claimed on made W4a at 16 threads 2.6x slower than at 8. */
 #define WG_CACHE_LINE 64
+
+/* A worker's own line: the generation of the last job that needs it (a job of h helpers stores
+ * its generation into workers 0 .. h - 1's, after publishing the state), what it sleeps on, and
+ * how many jobs it woke for (wg_pool_worker_wakes, for tests). */
+typedef struct wg_worker {
+  _Alignas(WG_CACHE_LINE) _Atomic uint32_t gen;
+  pthread_cond_t wake;
+  atomic_size_t wakes;
+} wg_worker;
 
 struct wg_pool {
   _Alignas(WG_CACHE_LINE) _Atomic uint64_t state;
   _Alignas(WG_CACHE_LINE) atomic_size_t completed; /* tiles of the current job that are done */
   /* The current job: written by the caller between closing the old generation and publishing
    * the new one, and read by a worker only after it claimed a tile of the new one. */
-  _Alignas(WG_CACHE_LINE) _Atomic uint32_t gen; /* the current job's generation, once published */
-  _Atomic uint32_t tiles;                          /* < CLOSED */
-  atomic_size_t helpers; /* workers that may claim its tiles: those numbered below (a hint) */
+  _Alignas(WG_CACHE_LINE) _Atomic uint32_t tiles; /* < CLOSED */
   wg_task_fn fn;
   void* ctx;
   size_t range, tile;
   atomic_int stop; /* read with the state by spinning workers */
   /* set up once, and what the caller alone uses */
   _Alignas(WG_CACHE_LINE) size_t workers; /* threads besides the caller */
+  size_t conds;                            /* the workers' condition variables made */
   size_t parallel_threshold;
   pthread_t* threads;
+  wg_worker* each; /* one a worker */
   pthread_mutex_t mutex;
-  pthread_cond_t wake;
   atomic_int busy;       /* a caller is running a job */
   atomic_size_t started; /* workers that have entered worker_main */
 };
@@ -156,28 +166,26 @@ static void run_tiles(wg_pool* pool, uint32_t gen) {
 
 static void* worker_main(void* arg) {
   wg_pool* pool = arg;
-  size_t me = atomic_fetch_add(&pool->started, 1); /* this worker's number */
+  wg_worker* w = &pool->each[atomic_fetch_add(&pool->started, 1)]; /* this worker's line */
   uint32_t seen = 0; /* the generation at creation; a job may be posted before we start */
   for (;;) {
     uint32_t now = seen;
     int64_t spin_until = now_ns() + WG_SPIN_NS;
     for (unsigned i = 1; now == seen && !atomic_load(&pool->stop); ++i) {
-      now = atomic_load(&pool->gen);
+      now = atomic_load(&w->gen);
       if (i % WG_SPIN_CLOCK_EVERY == 0 && now_ns() > spin_until) break;
     }
     if (now == seen && !atomic_load(&pool->stop)) {
       pthread_mutex_lock(&pool->mutex);
-      while ((now = atomic_load(&pool->gen)) == seen && !atomic_load(&pool->stop)) {
-        pthread_cond_wait(&pool->wake, &pool->mutex);
-      }
+      while ((now = atomic_load(&w->gen)) == seen && !atomic_load(&pool->stop)) pthread_cond_wait(&w->wake, &pool->mutex);
       pthread_mutex_unlock(&pool->mutex);
     }
     if (atomic_load(&pool->stop)) return NULL;
     seen = now;
-    /* A small job wants fewer threads than the pool has: the others leave it alone. Read after
-     * the job's generation, so of this job or a later one; a hint either way (a tile is claimed
-     * only under its own generation, and the caller runs any tile no worker took). */
-    if (me < atomic_load_explicit(&pool->helpers, memory_order_relaxed)) run_tiles(pool, seen);
+    atomic_fetch_add_explicit(&w->wakes, 1, memory_order_relaxed);
+    /* A job that needs this worker: its tiles, while it is current (a later job that needs it
+     * too has stored a later generation, which the next wait sees at once). */
+    run_tiles(pool, seen);
     WG_TEST_HOOK(WG_HOOK_WORKER_LEFT);
   }
 }
@@ -191,13 +199,16 @@ static void wait_until_started(wg_pool* pool) {
   }
 }
 
-/* Initializes the mutex and condition variable; returns 0, with neither left, if either fails
- * (they can: EAGAIN, ENOMEM). */
-static int init_sync(wg_pool* pool) {
+/* Initializes the mutex and the n workers' condition variables; returns 0, with none left, if
+ * any fails (they can: EAGAIN, ENOMEM). */
+static int init_sync(wg_pool* pool, size_t n) {
   if (INJECTED(WG_FAULT_MUTEX_INIT) || pthread_mutex_init(&pool->mutex, NULL) != 0) return 0;
-  if (INJECTED(WG_FAULT_COND_INIT) || pthread_cond_init(&pool->wake, NULL) != 0) {
-    pthread_mutex_destroy(&pool->mutex);
-    return 0;
+  for (size_t i = 0; i < n; ++i) {
+    if (INJECTED(WG_FAULT_COND_INIT) || pthread_cond_init(&pool->each[i].wake, NULL) != 0) {
+      while (i-- > 0) pthread_cond_destroy(&pool->each[i].wake);
+      pthread_mutex_destroy(&pool->mutex);
+      return 0;
+    }
   }
   return 1;
 }
@@ -210,11 +221,15 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
   if (pool == NULL) return WG_ERR_OUT_OF_MEMORY;
   memset(pool, 0, sizeof *pool);
   pool->threads = calloc(threads - 1, sizeof *pool->threads);
-  if (pool->threads == NULL || !init_sync(pool)) {
+  pool->each = aligned_alloc(WG_CACHE_LINE, (threads - 1) * sizeof *pool->each); /* a multiple of its alignment */
+  if (pool->each) memset(pool->each, 0, (threads - 1) * sizeof *pool->each);
+  if (pool->threads == NULL || pool->each == NULL || !init_sync(pool, threads - 1)) {
     free(pool->threads);
+    free(pool->each);
     free(pool);
     return WG_ERR_OUT_OF_MEMORY;
   }
+  pool->conds = threads - 1;
   pool->parallel_threshold = WG_PARALLEL_MIN_BYTES;
   /* Emscripten builds use PTHREAD_POOL_SIZE_STRICT=2: past the preloaded workers
    * pthread_create fails (instead of deadlocking), and the pool keeps what it got. */
@@ -233,6 +248,12 @@ wg_status wg_pool_create(size_t threads, wg_pool** out) {
 
 size_t wg_pool_threads(const wg_pool* pool) { return pool ? pool->workers + 1 : 1; }
 
+#ifdef WG_TEST_HOOKS
+size_t wg_pool_worker_wakes(const wg_pool* pool, size_t worker) {
+  return pool && worker < pool->workers ? atomic_load(&pool->each[worker].wakes) : 0;
+}
+#endif
+
 void wg_pool_set_parallel_threshold(wg_pool* pool, size_t min_bytes) {
   if (pool) pool->parallel_threshold = min_bytes;
 }
@@ -245,12 +266,13 @@ void wg_pool_destroy(wg_pool* pool) {
   if (pool == NULL) return;
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->stop, 1);
-  pthread_cond_broadcast(&pool->wake);
+  for (size_t i = 0; i < pool->workers; ++i) pthread_cond_signal(&pool->each[i].wake);
   pthread_mutex_unlock(&pool->mutex);
   for (size_t i = 0; i < pool->workers; ++i) pthread_join(pool->threads[i], NULL);
-  pthread_cond_destroy(&pool->wake);
+  for (size_t i = 0; i < pool->conds; ++i) pthread_cond_destroy(&pool->each[i].wake);
   pthread_mutex_destroy(&pool->mutex);
   free(pool->threads);
+  free(pool->each);
   free(pool);
 }
 
@@ -281,13 +303,15 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   pool->range = range;
   pool->tile = tile;
   atomic_store(&pool->tiles, (uint32_t)tiles);
-  atomic_store_explicit(&pool->helpers, threads - 1, memory_order_relaxed);
   atomic_store(&pool->completed, 0);
   WG_TEST_HOOK(WG_HOOK_CALLER_JOB_WRITTEN);
   pthread_mutex_lock(&pool->mutex);
   atomic_store(&pool->state, (uint64_t)gen << 32);
-  atomic_store(&pool->gen, gen); /* after the state: a worker that sees it claims under gen */
-  pthread_cond_broadcast(&pool->wake);
+  /* after the state: a worker that sees gen claims under it; only the job's helpers are woken */
+  for (size_t i = 0; i + 1 < threads; ++i) {
+    atomic_store(&pool->each[i].gen, gen);
+    pthread_cond_signal(&pool->each[i].wake);
+  }
   pthread_mutex_unlock(&pool->mutex);
   WG_TEST_HOOK(WG_HOOK_CALLER_PUBLISHED);
   run_tiles(pool, gen);

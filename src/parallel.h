@@ -44,6 +44,9 @@ extern void (*_Atomic wg_test_hook)(wg_test_hook_point point); /* set it at any 
  * tests/native/test_scatter_threads.c). */
 extern _Atomic uint64_t wg_test_shuffle;
 
+/* Test-only: the jobs worker `worker` (0 .. threads - 2) of a pool woke for (0 for none). */
+size_t wg_pool_worker_wakes(const wg_pool* pool, size_t worker);
+
 /* Test-only fault injection: makes wg_pool_create see this pthread call fail. */
 typedef enum wg_test_fault {
   WG_FAULT_NONE,

@@ -171,6 +171,10 @@ const HOW = [
   'reference, one call each.',
   '- `node bench/compare-builds.mjs <other checkout>`: this checkout\'s in-wasm times next to another built checkout\'s, both ' +
   'loaded in one process and timed in alternating rounds, outputs compared bitwise.',
+  '- `node bench/fresh-output.mjs`: what a new output array costs beside one reused (the same bytes copied into each): on this ' +
+  'project\'s 2-core machine (2026-11-29) 0.85-1.18 ms a MiB more for 2-16 MiB, with or without earlier outputs alive, and up to ' +
+  'about 2.5 ms a MiB on others. Every one-shot row below pays it for its output; a call into a reused `opts.out` ' +
+  '([api](api.md#options-of-the-ops)) does not.',
   '',
 ];
 

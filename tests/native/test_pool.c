@@ -15,6 +15,9 @@
  * 3. Two threads calling into one pool at once: every output right.
  * 4. A job limited to fewer threads than the pool has (a small call: src/runner.c): run by at
  *    most that many threads, the caller included, every tile once; limited to one, by the caller.
+ * 5. Idle workers stay asleep: a 16-thread pool runs 10 000 small jobs on 2 helpers (3 threads);
+ *    the 13 workers that are not their helpers wake for none of them (each worker counts the
+ *    jobs it woke for), and a job on every thread after them wakes them again.
  *
  * Usage: test_pool [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
  * Prints one closing line "N passed, N failed"; exits non-zero on any failure. */
@@ -273,6 +276,35 @@ static void test_fewer_threads(void) {
   wg_pool_destroy(pool);
 }
 
+/* ---------------------------------------------------------------- 5. idle workers */
+
+static void small_tile(void* ctx, size_t start, size_t count) {
+  (void)start;
+  atomic_fetch_add((atomic_size_t*)ctx, count);
+}
+
+static void test_idle_workers(void) {
+  enum { THREADS = 16, JOBS = 10000, HELPERS = 2 };
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(THREADS, &pool) == WG_OK && wg_pool_threads(pool) == THREADS);
+  atomic_size_t runs = 0;
+  for (int j = 0; j < JOBS; ++j) wg_parallelize_1d(pool, small_tile, &runs, 64, 1, HELPERS + 1);
+  size_t helper_wakes = 0, idle_wakes = 0;
+  for (size_t w = 0; w < THREADS - 1; ++w) *(w < HELPERS ? &helper_wakes : &idle_wakes) += wg_pool_worker_wakes(pool, w);
+  printf("idle workers: %d jobs on %d helpers of a %d-thread pool: the helpers woke %zu times, "
+         "the other %d workers %zu times\n", JOBS, HELPERS, THREADS, helper_wakes, THREADS - 1 - HELPERS, idle_wakes);
+  CHECK(atomic_load(&runs) == (size_t)JOBS * 64);
+  CHECK(idle_wakes == 0);
+  /* a job on every thread wakes them all (the last worker may come late: the caller waits for
+   * claimed tiles only, so a tile that sleeps leaves the others time to claim) */
+  limited_run r = {.nseen = 0};
+  pthread_mutex_init(&r.lock, NULL);
+  wg_parallelize_1d(pool, limited_tile, &r, LIMITED_TILES, 1, THREADS);
+  for (size_t i = 0; i < LIMITED_TILES; ++i) CHECK(atomic_load(&r.runs[i]) == 1);
+  pthread_mutex_destroy(&r.lock);
+  wg_pool_destroy(pool);
+}
+
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -316,6 +348,7 @@ int main(int argc, char** argv) {
   wg_test_hook = NULL;
   test_two_callers(calls / 4);
   test_fewer_threads();
+  test_idle_workers();
   printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
   return failures != 0;
 }
