@@ -43,6 +43,9 @@ function index(report) {
   return { ok, time, fastestPeer, wg };
 }
 
+/** W4b's bound row: a memory.copy of the bytes it must move (bench/run.mjs). */
+export const W4B_BOUND = 'memory.copy of the indices, data and output bytes (W4b)';
+
 /** Default configuration of init() on this machine: threaded, cores up to 4. */
 const defaultThreads = (report) => Math.min(4, report.machine.cores);
 
@@ -69,6 +72,15 @@ export function targets(report) {
   const worstN = vsNative.reduce((a, b) => (b[1] > a[1] ? b : a));
   add('simd, 1 thread, within 1.3x of native on the large workloads (in-wasm: everything resident, as native)',
     `max ${fmtX(worstN[1])} (${worstN[0]})`, worstN[1] <= 1.3, vsNative.map(([w, x]) => `${w} ${fmtX(x)}`).join(', '));
+
+  // torch.gather with an index an element: against what it must move, and its peers
+  const w4b1 = time(wg('simd-threaded', 1, 'in-wasm'), 'W4b'), w4bBound = time(W4B_BOUND, 'W4b');
+  if (w4bBound !== undefined) {
+    add('W4b, in-wasm, 1 thread: at most 2x its bound (a memory.copy of its indices, data and output bytes)',
+      `${fmtX(w4b1 / w4bBound)} (${fmtMs(w4b1)} vs ${fmtMs(w4bBound)})`, w4b1 / w4bBound <= 2);
+  }
+  const w4bPeer = fastestPeer('resident', 'W4b')?.ms / time(wg('simd-threaded', T, RUNNER['resident-chained']), 'W4b');
+  add('W4b, resident (output kept in wasm): at least 2.5x the fastest resident peer', fmtX(w4bPeer), w4bPeer >= 2.5);
 
   for (const w of ['W2', 'W4b']) {
     for (const mode of ['in-wasm', 'resident']) {
