@@ -433,6 +433,7 @@ function countedInJs(s, desc, planned, cap) {
   const { opts, negative, t, Type, outLike, inputs, L } = planned;
   const { m, codes } = s;
   const others = inputs.map((y) => (y === t.data || y === t.updates ? undefined : y));
+  if (desc.fromData) return sourceOffsets(s, desc, planned, others);
   const { b, base, blockBytes } = maskBlock(s, desc, planned, others, cap * 4);
   try {
     const offsets = base + b.inPart + align16(b.wsBytes);
@@ -442,7 +443,6 @@ function countedInJs(s, desc, planned, cap) {
     s.lastCallBytes = blockBytes;
     // the offsets the run wrote, as the record says (src/call.h)
     const n = words(s)[s.slot.offsets.shape], written = new Uint32Array(s.memory.buffer, offsets, n);
-    if (desc.fromData) return sourceInJs(s, t, outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike), Type, written);
     const outShape = readOutShape(s, words(s));
     const outLength = outShape.reduce((a, k) => a * k, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
     const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
@@ -453,7 +453,36 @@ function countedInJs(s, desc, planned, cap) {
   }
 }
 
-// What countedInJs does for a source written where a mask is true: the data copied into the output (a new array
+// countedInJs for a source written where a mask is true: a first run only counts (and checks the
+// source against the count), so that the offsets are as many as the true elements, not one an
+// element of the data; the second writes them from the kept counts.
+function sourceOffsets(s, desc, planned, others) {
+  const { opts, negative, t, Type, outLike, inputs, L } = planned;
+  const { m, codes } = s;
+  const { base, blockBytes } = maskBlock(s, desc, planned, others, 0);
+  let offsets = 0;
+  try {
+    words(s)[L.offsets] = 0; // no offsets, no output: the run counts
+    let status = m._wg_call_rerun(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    const n = words(s)[s.slot.offsets.shape];
+    if (n) {
+      offsets = allocate(s, n * 4);
+      if (!offsets) throw new RangeError(`${desc.name}: the offsets of ${n} true elements need ${n * 4} bytes, more than wasm memory can hold now`);
+      words(s)[L.offsets] = offsets;
+      status = m._wg_call_rerun(s.pool, s.call);
+      if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    }
+    s.lastCallBytes = blockBytes + (n ? align16(n * 4) : 0);
+    const target = outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike);
+    return sourceInJs(s, t, target, Type, new Uint32Array(s.memory.buffer, offsets, n));
+  } finally {
+    m._free(base);
+    if (offsets) m._free(offsets);
+  }
+}
+
+// What sourceOffsets does with the offsets: the data copied into the output (a new array
 // or opts.out), then source value j written to element rows[j].
 function sourceInJs(s, { data: d, updates: u }, target, Type, rows) {
   const size = Type.BYTES_PER_ELEMENT, out = target.kind === 'array' ? target.array : copyOf(d.data, Type, d.bytes / size);

@@ -14,7 +14,8 @@ wg_status wg_call_shape(wg_call* c);
 /* Runs the call on the pool (NULL: on the caller) with the plan the shape query made for it, or
  * plans it first when there is none; the tensors' addresses are read now. A plan that counts (the
  * masks' ops: src/stage_mask.h) writes the true output shape into tensors[out], and the offsets its
- * count makes (those its offsets mode writes) into tensors[offsets]'s shape. */
+ * count makes (those its offsets mode writes) into tensors[offsets]'s shape; given neither an
+ * output nor offsets, it only counts, and the next run writes from the counts it kept. */
 wg_status wg_call_run(wg_pool* pool, wg_call* c);
 /* Runs the call again with the plan its shape query made, and keeps that plan for the next run: a
  * prepared call (js/prepared.mjs), whose record nothing else writes and whose tensors' shapes and

@@ -47,7 +47,7 @@ static size_t balanced_tile(size_t tile, size_t range, size_t threads) {
  * out-of-range scan reads them), a mask likewise (it is counted), the other inputs and the output when the output is not empty
  * (in the offsets mode, the offsets instead of the data and the output), the workspace when the
  * plan asks for one (in the offsets mode, a counting plan's only); no output in a run that only
- * counts. */
+ * counts, nor the inputs it does not read (the data and source of a write where a mask is true). */
 static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, size_t out_count,
                          int offsets_mode, int count_only) {
   for (int r = 0; r < WG_TENSOR_COUNT; ++r) {
@@ -62,7 +62,7 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
     } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments || r == WG_TENSOR_mask ||
                (plan->count_dim && r == WG_TENSOR_data && !offsets_mode)) { /* read whatever the output's size */
       if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
-    } else if (out_count && !offsets_mode && (r == WG_TENSOR_out || present(t))) {
+    } else if (out_count && !offsets_mode && !count_only && (r == WG_TENSOR_out || present(t))) {
       return 0;
     }
   }
@@ -142,8 +142,10 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
     return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   }
   int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr && plan->offsets_blocks;
-  /* A data-dependent output without an address: this run only counts (WG_STAGE_COUNTS). */
-  int count_only = plan->count_dim && !c->tensors[WG_TENSOR_out].ptr && !plan->counts_kept && !offsets_mode;
+  /* A counting plan given neither an output nor offsets: this run only counts (WG_STAGE_COUNTS),
+   * for the caller to size what the next run writes (the output of a data-dependent shape, or
+   * the offsets of a masked write's offsets mode), and reads nothing but the mask. */
+  int count_only = plan->counted && !c->tensors[WG_TENSOR_out].ptr && !plan->counts_kept && !offsets_mode;
   int counts_kept = plan->counts_kept;
   plan->counts_kept = 0;
   if (!addresses_set(plan, c, takes, out_count, offsets_mode, count_only)) {
@@ -203,8 +205,8 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   /* A stage stopped, yet no index is bad: the stage and the check disagree. Never OK: the output
    * is not written. */
   if (failed) return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_INDICES, -1, -1, -1);
-  if (plan->count_dim) { /* the true count (call.c reports it), kept for the next run if this one only counted */
-    plan->out_shape[plan->count_dim - 1] = *plan->counted;
+  if (plan->counted) { /* the true count (call.c reports it), kept for the next run if this one only counted */
+    if (plan->count_dim) plan->out_shape[plan->count_dim - 1] = *plan->counted;
     plan->counts_kept = count_only;
   }
   return WG_OK;
