@@ -489,12 +489,7 @@ function sourceInJs(s, { data: d, updates: u }, target, Type, rows) {
   const dst = new Uint8Array(out.buffer, out.byteOffset, d.bytes);
   if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
   const src = u.ptr === undefined ? new Uint8Array(u.data.buffer, u.data.byteOffset, u.bytes) : new Uint8Array(s.memory.buffer, u.ptr, u.bytes);
-  if (size === 4 && !(src.byteOffset & 3) && !(dst.byteOffset & 3)) { // a word a value: no row loop
-    const from = new Uint32Array(src.buffer, src.byteOffset, rows.length), to = new Uint32Array(dst.buffer, dst.byteOffset, d.bytes >> 2);
-    for (let j = 0; j < rows.length; j++) to[rows[j]] = from[j];
-  } else if (rows.length) {
-    executeScatterPlan(rows, rows.length, src, dst, size, size);
-  }
+  if (rows.length) executeScatterPlan(rows, rows.length, src, dst, size, size);
   return { data: out, shape: d.shape };
 }
 

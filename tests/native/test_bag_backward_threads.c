@@ -42,16 +42,6 @@ static int failures = 0;
 #define THREAD_TEST_SEED 0x9e3779b97f4a7c15ull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
-static pthread_t main_thread;
-static atomic_size_t worker_tiles, chunks_awaited;
-
-static void hook(wg_test_hook_point point) {
-  int caller = pthread_equal(pthread_self(), main_thread);
-  if (caller && point == WG_HOOK_CALLER_PUBLISHED) sched_yield();
-  if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
-  if (!caller && point == WG_HOOK_CHUNK_TAKEN) nanosleep(&(struct timespec){0, 100000}, NULL);
-  if (point == WG_HOOK_CHUNK_AWAITED) atomic_fetch_add(&chunks_awaited, 1);
-}
 
 
 /* n values: random mantissas in [-4, 4) (sums and products that round), small integers, and 1 in

@@ -34,14 +34,6 @@ static int failures = 0;
 #define THREAD_TEST_SEED 0x9e3779b97f4a7c15ull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
-static pthread_t main_thread;
-static atomic_size_t worker_tiles;
-
-static void hook(wg_test_hook_point point) {
-  int caller = pthread_equal(pthread_self(), main_thread);
-  if (caller && point == WG_HOOK_CALLER_PUBLISHED) sched_yield();
-  if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
-}
 
 
 static const wg_value_type TYPES[4] = {WG_VALUE_F32, WG_VALUE_F64, WG_VALUE_F16, WG_VALUE_BF16};

@@ -38,14 +38,6 @@ static int failures = 0;
 #define THREAD_TEST_SEED 0x2545f4914f6cdd1dull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
-static pthread_t main_thread;
-static atomic_size_t worker_tiles;
-
-static void hook(wg_test_hook_point point) {
-  int caller = pthread_equal(pthread_self(), main_thread);
-  if (caller && point == WG_HOOK_CALLER_PUBLISHED) sched_yield();
-  if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
-}
 
 
 static size_t width(int32_t dtype) { return wg_dtype_bits(dtype) / 8; }

@@ -38,21 +38,6 @@ static int failures = 0;
 #define THREAD_TEST_SEED 0x853c49e6748fea9bull /* this test's values (thread_pools.h: next) */
 #include "thread_pools.h" /* after failures: its CHECKs count there */
 
-static pthread_t main_thread;
-static atomic_size_t worker_tiles;
-
-static atomic_size_t chunks_awaited;
-
-/* The caller yields once it has published a job; a worker that takes a chunk of a pipeline waits
- * 100 us before resolving it, so that the applier meets chunks still being resolved and must
- * wait for them (counted: the run fails if it never did). */
-static void hook(wg_test_hook_point point) {
-  int caller = pthread_equal(pthread_self(), main_thread);
-  if (caller && point == WG_HOOK_CALLER_PUBLISHED) sched_yield();
-  if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
-  if (!caller && point == WG_HOOK_CHUNK_TAKEN) nanosleep(&(struct timespec){0, 100000}, NULL);
-  if (point == WG_HOOK_CHUNK_AWAITED) atomic_fetch_add(&chunks_awaited, 1);
-}
 
 static const size_t WIDTH[12] = {1, 1, 2, 2, 4, 4, 8, 8, 2, 2, 4, 8}; /* by wg_value_type */
 static const char* const VT_NAME[12] = {"i8", "u8", "i16", "u16", "i32", "u32", "i64", "u64", "f16", "bf16", "f32", "f64"};

@@ -6,11 +6,30 @@
 #ifndef WG_TEST_THREAD_POOLS_H
 #define WG_TEST_THREAD_POOLS_H
 
+#include <pthread.h>
+#include <sched.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "parallel.h"
 #include "wasm_gather.h"
+
+/* The tests' hook (wg_test_hook; main sets main_thread first): the caller yields once it has
+ * published a job, and workers count the tiles they run (the run fails if none did); a worker
+ * that takes a chunk of a scatter pipeline waits 100 us before resolving it, so that the applier
+ * meets chunks still being resolved and must wait for them (counted). */
+static pthread_t main_thread;
+static atomic_size_t worker_tiles, chunks_awaited;
+static void hook(wg_test_hook_point point) {
+  int caller = pthread_equal(pthread_self(), main_thread);
+  if (caller && point == WG_HOOK_CALLER_PUBLISHED) sched_yield();
+  if (!caller && point == WG_HOOK_WORKER_RELOADED) atomic_fetch_add(&worker_tiles, 1);
+  if (!caller && point == WG_HOOK_CHUNK_TAKEN) nanosleep(&(struct timespec){0, 100000}, NULL);
+  if (point == WG_HOOK_CHUNK_AWAITED) atomic_fetch_add(&chunks_awaited, 1);
+}
 
 /* The tests' values: xorshift64 from the test's THREAD_TEST_SEED. */
 static uint64_t rng = THREAD_TEST_SEED;
