@@ -308,6 +308,13 @@ static int run_offsets(void* ctx, size_t start, size_t count) {
   return 1;
 }
 
+/* wg_scatter_force_parts's (op.h): 0, or the parts every plan that can sort sorts into. */
+static atomic_size_t forced_parts;
+
+void wg_scatter_force_parts(size_t parts) {
+  atomic_store_explicit(&forced_parts, parts, memory_order_relaxed);
+}
+
 static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   wg_scatter_job* job = ctx;
   const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
@@ -320,9 +327,11 @@ static void bind_scatter(void* ctx, const wg_call* c, size_t threads) {
   job->negative = (wg_negative_mode)c->attrs[WG_ATTR_negative_indices];
   job->workspace = c->tensors[WG_TENSOR_workspace].ptr;
   job->offsets = job->offers_offsets ? c->tensors[WG_TENSOR_offsets].ptr : NULL;
-  job->direct = threads < job->sort_threads;
+  size_t forced = atomic_load_explicit(&forced_parts, memory_order_relaxed);
+  forced = job->sort_threads == SIZE_MAX ? 0 : forced;
+  job->direct = !forced && threads < job->sort_threads;
   /* A few parts a thread, for balance; any number gives the same result. */
-  size_t parts = threads > 1 && !job->direct ? threads * 4 : 1;
+  size_t parts = forced ? forced : threads > 1 && !job->direct ? threads * 4 : 1;
   job->pipeline = threads > 1 && job->direct && job->slabs == 1 && job->chunks > 1 && job->workspace && !job->offsets;
   if (job->pipeline) {
     for (size_t k = 0; k < job->chunks; ++k) atomic_init(&chunk_states(job)[k], CHUNK_OPEN);

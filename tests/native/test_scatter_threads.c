@@ -7,7 +7,9 @@
  *    mid-tile);
  *  - at every count from 2 to 16, each job's tiles run on the caller in a shuffled order
  *    (wg_test_shuffle, src/parallel.h): the plan of 16 threads and orders of its tiles that a
- *    schedule on 16 cores may meet, on 2.
+ *    schedule on 16 cores may meet, on 2;
+ *  - the sort by destination part on the caller alone, into 2 and 64 parts
+ *    (wg_scatter_force_parts, src/op.h: the benchmark's switch), against the plans' own choice.
  * Values include NaNs of both signs and several payloads (signaling ones too), so that a NaN meets
  * a NaN in every reduction: max and min keep the update's bits, add and mul the one in place, at
  * any thread count (src/scatter_kernels.c). Every value type and reduction, include_self 0 and
@@ -125,12 +127,17 @@ static size_t numel(const size_t* s, size_t r) {
   return n;
 }
 
+/* When not 0, the parts every call on the pools sorts into (wg_scatter_force_parts, src/op.h):
+ * the sort path on the caller alone (a NULL pool) against the plans' own choice there. */
+static size_t forced_parts;
+
 /* The call on the caller alone, then on each pool, into a new output and in place: the same bits. */
 static void compare(wg_pool* const* pools, size_t npools, const job* j, const char* what) {
   size_t bytes = j->data_bytes;
   uint8_t* one = malloc(bytes);
   uint8_t* many = malloc(bytes);
   CHECK(run(NULL, j, j->data, one, NULL) == WG_OK);
+  wg_scatter_force_parts(forced_parts);
   for (size_t p = 0; p < npools; ++p) {
     for (int in_place = 0; in_place < 2; ++in_place) {
       memset(many, 0xA5, bytes);
@@ -144,6 +151,7 @@ static void compare(wg_pool* const* pools, size_t npools, const job* j, const ch
       }
     }
   }
+  wg_scatter_force_parts(0);
   free(one);
   free(many);
 }
@@ -296,6 +304,11 @@ int main(int argc, char** argv) {
     wg_pool_destroy(pool);
   }
   atomic_store(&wg_test_shuffle, 0);
+  /* the sort path on the caller alone, into 2 and into the most parts */
+  size_t sorted_alone = 0;
+  wg_pool* alone = NULL;
+  for (forced_parts = 2; forced_parts <= WG_SCATTER_MAX_PARTS; forced_parts *= WG_SCATTER_MAX_PARTS / 2) sorted_alone += compare_all(&alone, 1);
+  forced_parts = 0;
   atomic_store(&wg_test_hook, NULL);
   CHECK(tiles > 0);   /* else the pools ran nothing in parallel */
   /* only pools under WG_SCATTER_SORT_THREADS take the pipeline (more sort: src/stage_scatter.c),
@@ -306,7 +319,8 @@ int main(int argc, char** argv) {
   printf("scatters on pools of");
   for (size_t p = 0; p < npools; ++p) printf("%s %zu", p ? "," : "", real[p]);
   printf(" threads: %zu calls (%zu tiles run by workers, %zu chunks awaited); "
-         "at 2-%d threads in shuffled tile orders: %zu calls; %s\n", calls, tiles, awaited, MOST, shuffled,
+         "at 2-%d threads in shuffled tile orders: %zu calls; sorted into 2 and %d parts on 1 thread: %zu calls; %s\n",
+         calls, tiles, awaited, MOST, shuffled, WG_SCATTER_MAX_PARTS, sorted_alone,
          failures ? "FAILED" : "bitwise equal to 1 thread");
   return failures != 0;
 }
