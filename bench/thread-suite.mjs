@@ -77,17 +77,32 @@ function gatherRunner(w) {
   };
 }
 
-function scatterRunner(w, output) {
+// forceParts: the sort into that many parts forced (wg_scatter_force_parts, src/op.h), for this
+// runner's calls alone.
+function scatterRunner(w, output, forceParts = 0) {
   return (t) => {
     const p = w.form.pick(t);
     const data = upload(t.data), indices = upload(p.indices), updates = upload(p.updates);
     const out = output === 'out' ? upload({ data: new Float32Array(t.data.data.length), shape: t.data.shape }) : undefined;
     const call = scatterCaller(api, w.form, out ? { out } : { inPlace: true });
     const result = out ?? data;
-    return { run: () => call(data, indices, updates), check: () => result.read(), hash: true,
-      dispose() { for (const x of [data, indices, updates, out]) x?.dispose(); } };
+    const { m } = getState();
+    const run = forceParts ? () => {
+      m._wg_scatter_force_parts(forceParts);
+      try {
+        call(data, indices, updates);
+      } finally {
+        m._wg_scatter_force_parts(0);
+      }
+    } : () => call(data, indices, updates);
+    return { run, check: () => result.read(), hash: true, dispose() { for (const x of [data, indices, updates, out]) x?.dispose(); } };
   };
 }
+
+// S3's sort path on 1 thread, forced into as many parts as 16 threads sort into (4 a thread:
+// src/stage_scatter.c), beside the plan's own path there (one applier): the sort's cost per item,
+// which any machine can measure (its 16-thread speed-up follows from it).
+export const SORT_FORCED = { id: 'S3', parts: 64 };
 
 // Per workload a runner that applies to it alone, and its bound's right after it: runGroup goes
 // runner by runner, so each pair is measured back to back. The report tells them by family.
@@ -100,6 +115,10 @@ function runners(cases, threads) {
       { impl: `wasm-gather simd-threaded ${threads}T, all resident (P)`, family: 'wasm-gather', mode: 'in-wasm', applies, setup: (w, t) => make(t) },
       { impl: `memory.copy on the pool, ${threads}T (P bound)`, family: 'bound', mode: 'bound', applies,
         setup: () => ({ ...parallelCopy(getState(), c.bytes), unchecked: true }) },
+      ...(id === SORT_FORCED.id && threads === 1 ? [{
+        impl: `wasm-gather simd-threaded 1T, the sort forced into ${SORT_FORCED.parts} parts (P)`, family: 'sort-forced', mode: 'in-wasm',
+        applies, setup: (w, t) => scatterRunner(c.w, c.row.output, SORT_FORCED.parts)(t),
+      }] : []),
     ];
   });
 }

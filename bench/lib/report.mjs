@@ -187,6 +187,10 @@ const HOW = [
   'project\'s 2-core machine (2026-11-29) 0.85-1.18 ms a MiB more for 2-16 MiB, with or without earlier outputs alive, and up to ' +
   'about 2.5 ms a MiB on others. Every one-shot row below pays it for its output; a call into a reused `opts.out` ' +
   '([api](api.md#options-of-the-ops)) does not.',
+  '- `node bench/scatter-sort-cost.mjs`: S3 on 1 thread by its plan\'s own path (one applier) and with the sort into parts ' +
+  'forced (`wg_scatter_force_parts`, `src/op.h`), beside the bound of the extra traffic a sort adds (each item\'s destination ' +
+  'and value written once and read once): on this project\'s 2-core machine (2026-11-29) the sort into 64 parts 2.38x the one ' +
+  'applier, into 16 parts 2.20x, the bound 1.21x. The P suite measures the same ratio at 1 thread ([targets](#targets-p)).',
   '',
 ];
 
