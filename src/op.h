@@ -157,9 +157,9 @@ void wg_pool_copy(wg_pool* pool, void* dst, const void* src, size_t n);
  * tiles of 64 rows: the benchmark's bound for reading rows in a given order (runner.c), nothing else. */
 void wg_pool_copy_rows(wg_pool* pool, void* dst, size_t dst_rows, const void* src, size_t row_bytes,
                        const int32_t* rows, size_t n);
-/* The benchmark's and tests' switch, nothing else: parts > 0 makes every scatter plan that can
- * sort (stage_scatter.h) sort into that many parts (at most WG_SCATTER_MAX_PARTS) at any thread
- * count, one thread too, so that the sort path's cost per item can be set beside the one-applier
+/* The benchmark's and tests' switch, nothing else: parts > 0 makes every plan of the scatters'
+ * stage that can sort (stage_scatter.h) sort into that many parts (at most WG_SCATTER_MAX_PARTS)
+ * at any thread count, one thread too, so that the sort path's cost per item can be set beside the one-applier
  * pipeline's on one core; 0 restores the plans' own choice. */
 void wg_scatter_force_parts(size_t parts);
 
