@@ -33,7 +33,8 @@ function buildAndTest(dir, cmakeArgs, env = {}) {
   run('cmake', ['--build', build, '--parallel', '2']);
   // setarch -R: no address-space randomization, which TSan's fixed shadow layout needs on kernels
   // with high mmap entropy (https://github.com/google/sanitizers/issues/1716).
-  const ctest = ['ctest', '--test-dir', build, '--output-on-failure'];
+  // two at a time, as the build (the TSan run: 102 -> 72 s on 2 cores, the pool stress the longest)
+  const ctest = ['ctest', '--test-dir', build, '--output-on-failure', '--parallel', '2'];
   const out = have('setarch') ? run('setarch', [process.arch === 'arm64' ? 'aarch64' : 'x86_64', '-R', ...ctest], env)
     : run(ctest[0], ctest.slice(1), env);
   assert.match(out, /100% tests passed/);
