@@ -127,10 +127,9 @@ static size_t counted_work(const wg_plan* plan, size_t copy) {
 wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_info* err) {
   size_t out_count = wg_prod(plan->out_shape, 0, plan->out_rank);
   size_t elem_bytes = (wg_dtype_bits(plan->out_dtype) + 7) / 8;
-  if (out_count == SIZE_MAX || (out_count != 0 && elem_bytes > SIZE_MAX / out_count)) {
-    return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
-  }
-  size_t out_bytes = out_count * elem_bytes;
+  int too_large = out_count == SIZE_MAX || (out_count != 0 && elem_bytes > SIZE_MAX / out_count);
+  if (too_large && !plan->counted) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
+  size_t out_bytes = too_large ? SIZE_MAX : out_count * elem_bytes;
   /* the index type and the policies (an op without indices has none) */
   uint32_t takes = wg_op_tensors(c->op);
   const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
@@ -146,6 +145,10 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
    * for the caller to size what the next run writes (the output of a data-dependent shape, or
    * the offsets of a masked write's offsets mode), and reads nothing but the mask. */
   int count_only = plan->counted && !c->tensors[WG_TENSOR_out].ptr && !plan->counts_kept && !offsets_mode;
+  /* Until counted, a data-dependent output's shape is the most it could be (count_dim), which
+   * need not fit in memory (nonZero of a large sparse mask): a run that only counts writes none,
+   * and the run after it checks the true size. */
+  if (too_large && !count_only) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
   int counts_kept = plan->counts_kept;
   plan->counts_kept = 0;
   if (!addresses_set(plan, c, takes, out_count, offsets_mode, count_only)) {
