@@ -146,8 +146,8 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
    * the offsets of a masked write's offsets mode), and reads nothing but the mask. */
   int count_only = plan->counted && !c->tensors[WG_TENSOR_out].ptr && !plan->counts_kept && !offsets_mode;
   /* Until counted, a data-dependent output's shape is the most it could be (count_dim), which
-   * need not fit in memory (nonZero of a large sparse mask): a run that only counts writes none,
-   * and the run after it checks the true size. */
+   * need not fit in memory (the coordinates of a large sparse mask): a run that only counts
+   * writes none, and the run after it checks the true size. */
   if (too_large && !count_only) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
   int counts_kept = plan->counts_kept;
   plan->counts_kept = 0;
