@@ -11,9 +11,10 @@
 // Usage: node bench/scatter-sort-cost.mjs [--rounds 41]
 import * as api from '../js/index.mjs';
 import { getState } from '../js/state.mjs';
-import { S_WORKLOADS, makeScatterTensors, scatterCaller, scatterReference } from '../common/scatter-workloads.mjs';
+import { S_WORKLOADS, makeScatterTensors, scatterReference } from '../common/scatter-workloads.mjs';
 import { fnv1a } from '../common/workloads.mjs';
 import { parallelCopy } from './lib/parallel-copy.mjs';
+import { scatterRunner } from './thread-suite.mjs';
 
 const i = process.argv.indexOf('--rounds');
 const rounds = i > 0 ? Number(process.argv[i + 1]) : 41;
@@ -23,27 +24,18 @@ await api.init({ variant: 'simd-threaded', threads: 1 });
 const s = getState();
 const w0 = S_WORKLOADS.find((x) => x.id === 'S3'), w = { ...w0, form: w0.forms[0] };
 const t = makeScatterTensors(w), p = w.form.pick(t), want = fnv1a(scatterReference(w, t));
-const data = api.upload(t.data), indices = api.upload(p.indices), updates = api.upload(p.updates);
-const out = api.upload({ data: new Float32Array(t.data.data.length), shape: t.data.shape });
-const call = scatterCaller(api, w.form, { out });
-const forced = (parts) => () => {
-  s.m._wg_scatter_force_parts(parts);
-  try {
-    call(data, indices, updates);
-  } finally {
-    s.m._wg_scatter_force_parts(0);
-  }
-};
+// thread-suite.mjs's runner of S3 (all resident, the output a resident opts.out), forced or not
+const runners = [0, 16, 64].map((parts) => scatterRunner(w, 'out', parts)(t));
 const copy = parallelCopy(s, p.indices.data.length * 8);
 const rows = [
-  ['one applier (the plan\'s own path on 1 thread)', () => call(data, indices, updates)],
-  ['the sort forced, 16 parts', forced(16)],
-  ['the sort forced, 64 parts', forced(64)],
-  ['memory.copy of 8 bytes an item (the bound of a sort\'s extra traffic)', copy.run],
-];
-for (const [name, run] of rows.slice(0, 3)) {
+  ['one applier (the plan\'s own path on 1 thread)', runners[0]],
+  ['the sort forced, 16 parts', runners[1]],
+  ['the sort forced, 64 parts', runners[2]],
+  ['memory.copy of 8 bytes an item (the bound of a sort\'s extra traffic)', copy],
+].map(([name, r]) => [name, r.run, r.check]);
+for (const [name, run, check] of rows.slice(0, 3)) {
   run();
-  const got = fnv1a(out.read());
+  const got = fnv1a(check());
   if (got !== want) throw new Error(`${name}: output hash ${got}, the reference's ${want}`);
 }
 const samples = rows.map(() => []);
@@ -61,5 +53,5 @@ for (const [k, [name]] of rows.entries()) console.log(`  ${name}: ${ms[k].toFixe
 console.log(`  the sort / one applier: 16 parts ${(ms[1] / ms[0]).toFixed(2)}x, 64 parts ${(ms[2] / ms[0]).toFixed(2)}x;` +
   ` one applier + the bound's copy: ${((ms[0] + ms[3]) / ms[0]).toFixed(2)}x`);
 copy.dispose();
-for (const x of [data, indices, updates, out]) x.dispose();
+for (const r of runners) r.dispose();
 api.dispose();

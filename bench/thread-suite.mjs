@@ -78,8 +78,8 @@ function gatherRunner(w) {
 }
 
 // forceParts: the sort into that many parts forced (wg_scatter_force_parts, src/op.h), for this
-// runner's calls alone.
-function scatterRunner(w, output, forceParts = 0) {
+// runner's calls alone (bench/scatter-sort-cost.mjs too).
+export function scatterRunner(w, output, forceParts = 0) {
   return (t) => {
     const p = w.form.pick(t);
     const data = upload(t.data), indices = upload(p.indices), updates = upload(p.updates);

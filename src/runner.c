@@ -128,7 +128,6 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   size_t out_count = wg_prod(plan->out_shape, 0, plan->out_rank);
   size_t elem_bytes = (wg_dtype_bits(plan->out_dtype) + 7) / 8;
   int too_large = out_count == SIZE_MAX || (out_count != 0 && elem_bytes > SIZE_MAX / out_count);
-  if (too_large && !plan->counted) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
   size_t out_bytes = too_large ? SIZE_MAX : out_count * elem_bytes;
   /* the index type and the policies (an op without indices has none) */
   uint32_t takes = wg_op_tensors(c->op);
