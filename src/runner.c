@@ -129,16 +129,7 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
   size_t elem_bytes = (wg_dtype_bits(plan->out_dtype) + 7) / 8;
   int too_large = out_count == SIZE_MAX || (out_count != 0 && elem_bytes > SIZE_MAX / out_count);
   size_t out_bytes = too_large ? SIZE_MAX : out_count * elem_bytes;
-  /* the index type and the policies (an op without indices has none) */
   uint32_t takes = wg_op_tensors(c->op);
-  const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
-  int has_indices = ((takes >> WG_TENSOR_indices) & 1) && (present(idx) || idx->ptr || !plan->indices_optional);
-  if (((takes >> WG_TENSOR_indices) & 1) &&
-      ((has_indices && wg_index_type_of(idx->dtype) < 0) ||
-       !wg_oob_mode_valid((wg_oob_mode)c->attrs[WG_ATTR_out_of_range]) ||
-       !wg_negative_mode_valid(c->attrs[WG_ATTR_negative_indices]))) {
-    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
-  }
   int offsets_mode = ((takes >> WG_TENSOR_offsets) & 1) && c->tensors[WG_TENSOR_offsets].ptr && plan->offsets_blocks;
   /* A counting plan given neither an output nor offsets: this run only counts (WG_STAGE_COUNTS),
    * for the caller to size what the next run writes (the output of a data-dependent shape, or
@@ -148,6 +139,15 @@ wg_status wg_run_plan(wg_pool* pool, wg_plan* plan, const wg_call* c, wg_error_i
    * need not fit in memory (the coordinates of a large sparse mask): a run that only counts
    * writes none, and the run after it checks the true size. */
   if (too_large && !count_only) return wg_fail(err, WG_ERR_SIZE_OVERFLOW, WG_ARG_OUT, -1, -1, -1);
+  /* the index type and the policies (an op without indices has none) */
+  const wg_tensor* idx = &c->tensors[WG_TENSOR_indices];
+  int has_indices = ((takes >> WG_TENSOR_indices) & 1) && (present(idx) || idx->ptr || !plan->indices_optional);
+  if (((takes >> WG_TENSOR_indices) & 1) &&
+      ((has_indices && wg_index_type_of(idx->dtype) < 0) ||
+       !wg_oob_mode_valid((wg_oob_mode)c->attrs[WG_ATTR_out_of_range]) ||
+       !wg_negative_mode_valid(c->attrs[WG_ATTR_negative_indices]))) {
+    return wg_fail(err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
+  }
   int counts_kept = plan->counts_kept;
   plan->counts_kept = 0;
   if (!addresses_set(plan, c, takes, out_count, offsets_mode, count_only)) {
