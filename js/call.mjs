@@ -455,7 +455,8 @@ function countedInJs(s, desc, planned, cap) {
 
 // countedInJs for a source written where a mask is true: a first run only counts (and checks the
 // source against the count), so that the offsets are as many as the true elements, not one an
-// element of the data; the second writes them from the kept counts.
+// element of the data; the second writes them from the kept counts, on a worker while this thread
+// makes the new output from the data (wg_call_start, src/call.h): the two are of like cost.
 function sourceOffsets(s, desc, planned, others) {
   const { opts, negative, t, Type, outLike, inputs, L } = planned;
   const { m, codes } = s;
@@ -466,26 +467,32 @@ function sourceOffsets(s, desc, planned, others) {
     let status = m._wg_call_rerun(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     const n = words(s)[s.slot.offsets.shape];
+    const target = outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike);
+    let out; // a new output, made while the offsets are resolved (opts.out is written only once they are)
     if (n) {
       offsets = allocate(s, n * 4);
       if (!offsets) throw new RangeError(`${desc.name}: the offsets of ${n} true elements need ${n * 4} bytes, more than wasm memory can hold now`);
       words(s)[L.offsets] = offsets;
-      status = m._wg_call_rerun(s.pool, s.call);
+      m._wg_call_start(s.pool, s.call);
+      try {
+        if (target.kind !== 'array') out = copyOf(t.data.data, Type, t.data.bytes / Type.BYTES_PER_ELEMENT);
+      } finally {
+        status = m._wg_call_finish(s.pool, s.call);
+      }
       if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     }
     s.lastCallBytes = blockBytes + (n ? align16(n * 4) : 0);
-    const target = outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike);
-    return sourceInJs(s, t, target, Type, new Uint32Array(s.memory.buffer, offsets, n));
+    return sourceInJs(s, t, target, Type, new Uint32Array(s.memory.buffer, offsets, n), out);
   } finally {
     m._free(base);
     if (offsets) m._free(offsets);
   }
 }
 
-// What sourceOffsets does with the offsets: the data copied into the output (a new array
-// or opts.out), then source value j written to element rows[j].
-function sourceInJs(s, { data: d, updates: u }, target, Type, rows) {
-  const size = Type.BYTES_PER_ELEMENT, out = target.kind === 'array' ? target.array : copyOf(d.data, Type, d.bytes / size);
+// What sourceOffsets does with the offsets: the data copied into the output (opts.out, or a new
+// array unless made already), then source value j written to element rows[j].
+function sourceInJs(s, { data: d, updates: u }, target, Type, rows, made) {
+  const size = Type.BYTES_PER_ELEMENT, out = target.kind === 'array' ? target.array : made ?? copyOf(d.data, Type, d.bytes / size);
   const dst = new Uint8Array(out.buffer, out.byteOffset, d.bytes);
   if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
   const src = u.ptr === undefined ? new Uint8Array(u.data.buffer, u.data.byteOffset, u.bytes) : new Uint8Array(s.memory.buffer, u.ptr, u.bytes);

@@ -58,13 +58,21 @@ export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
       }
     }
   } else {
-    for (let j = 0, at = 0; j < n; j++, at += w) {
+    // Blocks that follow one another in s (a run of indices i, i + 1, ...: the rows a mask keeps
+    // in a padded batch, a slice) move by one set: the set's fixed cost is paid once a run.
+    for (let j = 0, at = 0; j < n;) {
       const o = offsets[j];
       if (o !== ZERO_BLOCK) {
-        const from = o >>> shift;
-        d.set(s.subarray(from, from + w), at);
-      } else if (!zeroed) {
-        d.fill(0, at, at + w);
+        let end = j + 1;
+        while (end < n && offsets[end] === o + (end - j) * bb && offsets[end] !== ZERO_BLOCK) end++;
+        const from = o >>> shift, words = (end - j) * w;
+        d.set(s.subarray(from, from + words), at);
+        at += words;
+        j = end;
+      } else {
+        if (!zeroed) d.fill(0, at, at + w);
+        at += w;
+        j++;
       }
     }
   }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "op.h"
+#include "parallel.h"
 
 static const wg_op_def* const ops[WG_OP_COUNT] = {
 #define WG_OP(name, tensors, attrs) &wg_op_##name,
@@ -101,6 +102,26 @@ wg_status wg_call_run(wg_pool* pool, wg_call* c) {
 wg_status wg_call_rerun(wg_pool* pool, wg_call* c) {
   if (!has_plan(c)) return wg_fail(&c->err, WG_ERR_INVALID_ARGUMENT, WG_ARG_NONE, -1, -1, -1);
   return run_plan(pool, (wg_plan*)(void*)c->plan.words, c);
+}
+
+/* wg_call_start's run, on the worker that claimed it: alone, as on a NULL pool (the pool is the
+ * started job's until the join). */
+static void rerun_task(void* ctx, size_t start, size_t count) {
+  (void)start;
+  (void)count;
+  wg_call* c = ctx;
+  c->started = wg_call_rerun(NULL, c);
+}
+
+void wg_call_start(wg_pool* pool, wg_call* c) {
+  c->on_worker = wg_pool_start(pool, rerun_task, c);
+  if (!c->on_worker) c->started = wg_call_rerun(pool, c);
+}
+
+wg_status wg_call_finish(wg_pool* pool, wg_call* c) {
+  if (c->on_worker) wg_pool_join(pool);
+  c->on_worker = 0;
+  return (wg_status)c->started;
 }
 
 /* ---- the public API's wrappers (src/op_<name>.c) ---- */

@@ -21,6 +21,13 @@ wg_status wg_call_run(wg_pool* pool, wg_call* c);
  * prepared call (js/prepared.mjs), whose record nothing else writes and whose tensors' shapes and
  * attributes never change, only its addresses' contents. Without a plan, WG_ERR_INVALID_ARGUMENT. */
 wg_status wg_call_rerun(wg_pool* pool, wg_call* c);
+/* wg_call_rerun begun on one of the pool's workers, alone, so that the caller can do other work
+ * meanwhile (JS filling a new array with the data while the offsets it then writes are resolved),
+ * and finished: wg_call_finish returns when the run is done, with its status. Where the pool has
+ * no worker free (NULL, busy), wg_call_start runs the call itself, on the pool. The caller uses
+ * neither the pool nor the record in between, and finishes every start. */
+void wg_call_start(wg_pool* pool, wg_call* c);
+wg_status wg_call_finish(wg_pool* pool, wg_call* c);
 
 /* For the public API's wrappers (src/op_<name>.c): a record for op with every attribute at its
  * default, and a tensor set into it (its shape copied; a NULL shape or a rank above WG_MAX_RANK

@@ -34,6 +34,13 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   (void)threads;
   run_serial(fn, ctx, range);
 }
+int wg_pool_start(wg_pool* pool, wg_task_fn fn, void* ctx) {
+  (void)pool;
+  (void)fn;
+  (void)ctx;
+  return 0;
+}
+void wg_pool_join(wg_pool* pool) { (void)pool; }
 
 #else
 
@@ -276,25 +283,9 @@ void wg_pool_destroy(wg_pool* pool) {
   free(pool);
 }
 
-void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t threads) {
-  if (tile == 0) tile = 1;
-  if (range / tile >= UINT32_MAX) tile = range / (UINT32_MAX - 1) + 1; /* tiles < CLOSED */
-  size_t tiles = range / tile + (range % tile != 0);
-  if (pool && (threads == 0 || threads > pool->workers + 1)) threads = pool->workers + 1;
-  /* One job at a time: a second caller (another thread, or a task calling back into the pool)
-   * runs its job on its own thread. */
-  if (pool == NULL || tiles <= 1 || threads <= 1 || atomic_exchange(&pool->busy, 1)) {
-    run_serial(fn, ctx, range);
-    return;
-  }
-#ifdef WG_TEST_HOOKS
-  uint64_t seed = atomic_load(&wg_test_shuffle);
-  if (seed) {
-    run_shuffled(seed, fn, ctx, range, tile, tiles);
-    atomic_store(&pool->busy, 0);
-    return;
-  }
-#endif
+/* Writes a job of `tiles` tiles (the caller holds busy) and wakes its threads - 1 helpers;
+ * returns its generation. */
+static uint32_t publish(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t tiles, size_t threads) {
   /* Close the previous job's generation before anything of the next job is written. */
   uint32_t old = GEN(atomic_load(&pool->state)), gen = old + 1;
   atomic_store(&pool->state, (uint64_t)old << 32 | CLOSED);
@@ -314,12 +305,56 @@ void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, si
   }
   pthread_mutex_unlock(&pool->mutex);
   WG_TEST_HOOK(WG_HOOK_CALLER_PUBLISHED);
+  return gen;
+}
+
+/* The caller's part of job `gen`: the tiles no one has claimed, then a wait for those that
+ * workers claimed (a spin: the browser main thread may not block, and Emscripten would
+ * busy-wait there anyway; these are short), then the pool is free. */
+static void finish(wg_pool* pool, uint32_t gen) {
   run_tiles(pool, gen);
-  /* Wait for tiles that workers claimed. A spin: the browser main thread may not block (and
-   * Emscripten would busy-wait there anyway), and these are short. */
+  uint32_t tiles = atomic_load(&pool->tiles);
   while (atomic_load(&pool->completed) < tiles) {
   }
   atomic_store(&pool->busy, 0);
 }
+
+void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t threads) {
+  if (tile == 0) tile = 1;
+  if (range / tile >= UINT32_MAX) tile = range / (UINT32_MAX - 1) + 1; /* tiles < CLOSED */
+  size_t tiles = range / tile + (range % tile != 0);
+  if (pool && (threads == 0 || threads > pool->workers + 1)) threads = pool->workers + 1;
+  /* One job at a time: a second caller (another thread, or a task calling back into the pool)
+   * runs its job on its own thread. */
+  if (pool == NULL || tiles <= 1 || threads <= 1 || atomic_exchange(&pool->busy, 1)) {
+    run_serial(fn, ctx, range);
+    return;
+  }
+#ifdef WG_TEST_HOOKS
+  uint64_t seed = atomic_load(&wg_test_shuffle);
+  if (seed) {
+    run_shuffled(seed, fn, ctx, range, tile, tiles);
+    atomic_store(&pool->busy, 0);
+    return;
+  }
+#endif
+  finish(pool, publish(pool, fn, ctx, range, tile, tiles, threads));
+}
+
+/* A job of one tile and one helper, whose caller leaves the tile to that helper until the join:
+ * the job protocol's own, so no worker can claim it once joined, nor a later job's tile. */
+int wg_pool_start(wg_pool* pool, wg_task_fn fn, void* ctx) {
+  if (pool == NULL || atomic_exchange(&pool->busy, 1)) return 0;
+#ifdef WG_TEST_HOOKS
+  if (atomic_load(&wg_test_shuffle)) { /* the shuffled runs are the caller's alone */
+    atomic_store(&pool->busy, 0);
+    return 0;
+  }
+#endif
+  publish(pool, fn, ctx, 1, 1, 1, 2);
+  return 1;
+}
+
+void wg_pool_join(wg_pool* pool) { finish(pool, GEN(atomic_load(&pool->state))); }
 
 #endif

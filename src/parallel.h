@@ -16,6 +16,16 @@ typedef void (*wg_task_fn)(void* ctx, size_t start, size_t count);
 
 void wg_parallelize_1d(wg_pool* pool, wg_task_fn fn, void* ctx, size_t range, size_t tile, size_t threads);
 
+/* A job the caller starts and joins later, so that it can do other work meanwhile (JS filling a
+ * new array while a worker resolves what goes into it). wg_pool_start hands fn(ctx, 0, 1) to one
+ * worker and returns 1 at once; it returns 0, starting nothing, when the pool has no worker free
+ * (NULL, or busy with another caller's job), and the caller then runs fn itself. Until
+ * wg_pool_join the pool is the started job's: jobs that fn or other callers give it run on their
+ * own thread, as on a busy pool. wg_pool_join returns when fn is done; if no worker has claimed
+ * it yet, the caller runs it then. The thread that started a job joins it. */
+int wg_pool_start(wg_pool* pool, wg_task_fn fn, void* ctx);
+void wg_pool_join(wg_pool* pool);
+
 #ifdef WG_TEST_HOOKS
 #include <stdatomic.h>
 

@@ -95,6 +95,9 @@ typedef struct wg_call {
   wg_error_info err;
   /* the engine's: the plan made by the shape query, kept for the run (op + 1 while valid) */
   int32_t planned;
+  /* the engine's: wg_call_start's run (src/call.h), whether a worker has it, and its status */
+  int32_t on_worker;
+  int32_t started;
   union {
     size_t words[WG_PLAN_WORDS];
     uint64_t align64;

@@ -18,6 +18,12 @@
  * 5. Idle workers stay asleep: a 16-thread pool runs 10 000 small jobs on 2 helpers (3 threads);
  *    the 13 workers that are not their helpers wake for none of them (each worker counts the
  *    jobs it woke for), and a job on every thread after them wakes them again.
+ * 6. A started job (wg_pool_start, wg_pool_join): a worker runs it while the caller goes on (the
+ *    caller waits until the job says it runs elsewhere, then lets it end); meanwhile the pool is
+ *    the job's: a job that the started one gives the pool, and another thread's, run on their own
+ *    thread, and a second start is refused; joined at once, thousands of times, each runs once,
+ *    on a worker or (taken by no worker yet) on the caller; after a join the pool takes jobs
+ *    and starts again; a NULL pool starts nothing.
  *
  * Usage: test_pool [--threads 2,3,4,8] [--calls N] [--delays] [--no-interleave]
  * Prints one closing line "N passed, N failed"; exits non-zero on any failure. */
@@ -305,6 +311,79 @@ static void test_idle_workers(void) {
   wg_pool_destroy(pool);
 }
 
+/* ---------------------------------------------------------------- 6. a started job */
+
+typedef struct started_job {
+  wg_pool* pool;
+  atomic_int running, release, runs;
+  pthread_t ran_on;
+  int restart;          /* wg_pool_start from inside the job: refused (0) */
+  limited_run nested;   /* a job the started one gives the pool */
+} started_job;
+
+static void started_fn(void* ctx, size_t start, size_t count) {
+  started_job* j = ctx;
+  CHECK(start == 0 && count == 1);
+  j->ran_on = pthread_self();
+  atomic_fetch_add(&j->runs, 1);
+  atomic_store(&j->running, 1);
+  while (!atomic_load(&j->release)) sched_yield();
+  j->restart = wg_pool_start(j->pool, small_tile, NULL);
+  wg_parallelize_1d(j->pool, limited_tile, &j->nested, LIMITED_TILES, 1, 0);
+}
+
+static void count_fn(void* ctx, size_t start, size_t count) {
+  (void)start;
+  atomic_fetch_add((atomic_size_t*)ctx, count);
+}
+
+static void test_started_job(void) {
+  CHECK(wg_pool_start(NULL, count_fn, NULL) == 0);
+  wg_pool* pool = NULL;
+  CHECK(wg_pool_create(3, &pool) == WG_OK && wg_pool_threads(pool) == 3);
+  started_job j = {.pool = pool};
+  pthread_mutex_init(&j.nested.lock, NULL);
+  CHECK(wg_pool_start(pool, started_fn, &j) == 1);
+  /* the caller goes on while a worker runs the job (at most 10 s: a worker must take it) */
+  for (int i = 0; i < 10000 && !atomic_load(&j.running); ++i) usleep(1000);
+  CHECK(atomic_load(&j.running));
+  CHECK(!pthread_equal(j.ran_on, pthread_self()));
+  /* the pool is the started job's: another thread's job runs on that thread alone */
+  limited_run other = {.nseen = 0};
+  pthread_mutex_init(&other.lock, NULL);
+  wg_parallelize_1d(pool, limited_tile, &other, LIMITED_TILES, 1, 0);
+  CHECK(other.nseen == 1 && pthread_equal(other.seen[0], pthread_self()));
+  for (size_t i = 0; i < LIMITED_TILES; ++i) CHECK(atomic_load(&other.runs[i]) == 1);
+  atomic_store(&j.release, 1);
+  wg_pool_join(pool);
+  CHECK(atomic_load(&j.runs) == 1);
+  CHECK(j.restart == 0);
+  CHECK(j.nested.nseen == 1 && pthread_equal(j.nested.seen[0], j.ran_on));
+  for (size_t i = 0; i < LIMITED_TILES; ++i) CHECK(atomic_load(&j.nested.runs[i]) == 1);
+  /* joined at once: each runs once, wherever it ran */
+  enum { STARTS = 5000 };
+  atomic_size_t runs = 0;
+  for (int k = 0; k < STARTS; ++k) {
+    CHECK(wg_pool_start(pool, count_fn, &runs) == 1);
+    wg_pool_join(pool);
+  }
+  CHECK(atomic_load(&runs) == STARTS);
+  /* the pool is free again after each join: a job the caller waits on while its tile sleeps is
+   * one a worker joins (as in 5) */
+  limited_run after = {.nseen = 0};
+  pthread_mutex_init(&after.lock, NULL);
+  wg_parallelize_1d(pool, limited_tile, &after, LIMITED_TILES, 1, 0);
+  for (size_t i = 0; i < LIMITED_TILES; ++i) CHECK(atomic_load(&after.runs[i]) == 1);
+  CHECK(wg_pool_start(pool, count_fn, &runs) == 1);
+  wg_pool_join(pool);
+  CHECK(atomic_load(&runs) == STARTS + 1);
+  printf("started jobs: one run by a worker while the caller went on, %d joined at once, each run once\n", STARTS);
+  pthread_mutex_destroy(&after.lock);
+  pthread_mutex_destroy(&other.lock);
+  pthread_mutex_destroy(&j.nested.lock);
+  wg_pool_destroy(pool);
+}
+
 static double now_s(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
@@ -349,6 +428,7 @@ int main(int argc, char** argv) {
   test_two_callers(calls / 4);
   test_fewer_threads();
   test_idle_workers();
+  test_started_job();
   printf("%d passed, %d failed\n", failures ? 0 : 1, failures ? 1 : 0);
   return failures != 0;
 }

@@ -46,6 +46,38 @@ test('executePlan: every element size, each loop, zero blocks, views at odd offs
   assert.equal(cases, 60);
 });
 
+test('executePlan: runs of blocks that follow one another in the source (one set a run), broken by zero blocks, gaps and repeats', () => {
+  const rng = new Rng(0x7a11);
+  let cases = 0;
+  for (const Type of [Uint8Array, Float32Array, Float64Array]) {
+    const e = Type.BYTES_PER_ELEMENT, elems = 40, bb = elems * e, rows = 64; // blocks moved by TypedArray.set
+    const backing = new Uint8Array((rows * elems + 1) * e).map(() => rng.int(0, 255));
+    const src = new Uint8Array(backing.buffer, e, rows * bb);
+    // rows in runs: a run's next row, a repeat, a gap, a zero block, the table's last row
+    const list = [];
+    for (let r = rng.int(0, 3); list.length < 48;) {
+      const pick = rng.int(0, 9);
+      if (pick < 6 && r + 1 < rows) list.push(++r * bb);
+      else if (pick === 6) list.push(r * bb); // the same row again
+      else if (pick === 7) list.push(ZERO_BLOCK);
+      else list.push((r = rng.int(0, rows - 1)) * bb);
+    }
+    list.push((rows - 2) * bb, (rows - 1) * bb); // a run that ends with the table
+    const offsets = Uint32Array.from(list), n = offsets.length;
+    for (const zeroed of [true, false]) {
+      const out = new Uint8Array(n * bb + 2 * e).fill(zeroed ? 0 : 0xee);
+      const dst = new Uint8Array(out.buffer, e, n * bb);
+      executePlan(offsets, n, src, dst, bb, e, zeroed);
+      const want = new Uint8Array(n * bb);
+      for (let j = 0; j < n; j++) if (offsets[j] !== ZERO_BLOCK) want.set(src.subarray(offsets[j], offsets[j] + bb), j * bb);
+      assert.deepEqual(dst, want, `${Type.name}, zeroed ${zeroed}`);
+      assert.deepEqual([...out.subarray(0, e), ...out.subarray(e + n * bb)], new Array(2 * e).fill(zeroed ? 0 : 0xee), 'nothing written around dst');
+      cases++;
+    }
+  }
+  assert.equal(cases, 6);
+});
+
 test('the JS path into a new array of the data\'s own type (blocks set between the two, no word views): the kernel\'s bits', () => {
   const rng = new Rng(0x5e7);
   try {
