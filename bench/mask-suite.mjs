@@ -15,7 +15,7 @@ import { sameBytes } from '../common/bytes.mjs';
 import { M_WORKLOADS, boundBytes, makeMaskTensors, maskReference } from '../common/mask-workloads.mjs';
 import { fnv1a } from '../common/workloads.mjs';
 import { maskPeers } from './lib/mask-peers.mjs';
-import { PRIMARY, boundRunners, disposeCache, floorRunners, jsRunner, oneShotFloorRunner, ourRunners, rowsBoundRunner } from './lib/mask-runners.mjs';
+import { PRIMARY, boundRunners, disposeCache, floorRunners, jsRunner, oneShotCallRunners, oneShotFloorRunner, ourRunners, rowsBoundRunner, valuesWrittenRunner } from './lib/mask-runners.mjs';
 import { interleave, summarize } from './lib/mask-timing.mjs';
 
 // Rounds of the main phase (every row a sample each round, but the peers' calls of seconds:
@@ -112,7 +112,7 @@ export async function runMaskSuite({ cores, quick, log }) {
     await api.init({ variant: 'simd-threaded', threads: T });
     const cache = new Map();
     try {
-      const runners = [...ourRunners(c.w, T, cache), ...floorRunners(T, c.w), ...boundRunners(T), rowsBoundRunner(T), oneShotFloorRunner, jsRunner, ...peers]
+      const runners = [...ourRunners(c.w, T, cache), ...floorRunners(T, c.w), ...oneShotCallRunners(T, c.w), ...boundRunners(T), rowsBoundRunner(T), oneShotFloorRunner, valuesWrittenRunner, jsRunner, ...peers]
         .filter((r) => !r.applies || r.applies(c.w));
       await phase(runners, c, 'main', quick ? QUICK : TIMING[c.w.id], 11, out, log);
     } finally {

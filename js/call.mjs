@@ -246,14 +246,6 @@ function layOut(s, desc, args, planned) {
   const into = (desc.fromData && opts.inPlace !== undefined && inPlaceTarget(op, opts, t, args[0])) ||
     outputTarget(op, opts, Type, outShape, s, inputs, outLike);
   const dataToOut = desc.fromData && t.data.ptr === undefined && into.kind !== 'in-place';
-  let inPart = 0, copied = false;
-  for (let i = 0; i < inputs.length; i++) {
-    const x = inputs[i];
-    if (x !== undefined && x.ptr === undefined && !(dataToOut && x === t.data)) {
-      inPart += align16(x.bytes);
-      copied = true;
-    }
-  }
   // the workspace, and the second outputs the plan writes, after it
   const wsBytes = L.workspace >= 0 ? w[L.workspace] : 0;
   const seconds = [];
@@ -265,14 +257,26 @@ function layOut(s, desc, args, planned) {
     seconds.push({ slot, key, shape, length, Type: T ?? Type, at: wsPart });
     wsPart += align16(length * (T ?? Type).BYTES_PER_ELEMENT);
   }
+  // An op that copies out of its data (not one of the writes) reads none of it when its output
+  // is empty (the run still checks the indices): the data stays where it is, and the run gets
+  // the block's address for it.
+  const dataUnread = !desc.fromData && outLength === 0 && seconds.length === 0 && t.data.ptr === undefined;
+  let inPart = 0, copied = false;
+  for (let i = 0; i < inputs.length; i++) {
+    const x = inputs[i];
+    if (x !== undefined && x.ptr === undefined && !(dataToOut && x === t.data) && !(dataUnread && x === t.data)) {
+      inPart += align16(x.bytes);
+      copied = true;
+    }
+  }
   const total = inPart + wsPart + align16(outBytes);
   if (total > MAX_CALL_BYTES) { // checked before anything is allocated
     throw new RangeError(`${op}: the output [${outShape.join(', ')}] with the inputs needs ${total} bytes, more than wasm memory can hold (4 GiB)`);
   }
   const outPart = into.kind === 'new' || into.kind === 'array' ? align16(outBytes) : 0;
   // Allocated whenever some part lives in it, even of 0 bytes: the C API takes no NULL tensors.
-  const needsBase = copied || wsPart > 0 || into.kind === 'new' || into.kind === 'array';
-  return { outShape, outLength, outBytes, into, dataToOut, inPart, wsBytes, seconds, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
+  const needsBase = copied || dataUnread || wsPart > 0 || into.kind === 'new' || into.kind === 'array';
+  return { outShape, outLength, outBytes, into, dataToOut, dataUnread, inPart, wsBytes, seconds, wsPart, outPart, total, needsBase, base: 0, outPtr: 0 };
 }
 
 /**
@@ -312,6 +316,9 @@ function placeInputs(s, planned, b, base, outPtr, copies) {
       continue;
     } else if (b.dataToOut && x === t.data) {
       to = outPtr;
+    } else if (b.dataUnread && x === t.data) {
+      w[input.ptr] = base;
+      continue;
     } else {
       to = at;
       at += align16(x.bytes);

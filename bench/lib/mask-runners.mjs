@@ -18,7 +18,7 @@
 // and the whole in one thread of a module of its own (memcopy-bound.mjs).
 import * as api from '../../js/index.mjs';
 import { getState } from '../../js/state.mjs';
-import { BOUND1, FLOOR, ONE_SHOT_FLOOR, OPS_OF, POOL, POOL_HALF, PRIMARY, ROWS, ours } from './mask-names.mjs';
+import { BOUND1, FLOOR, ONE_SHOT_CALL, ONE_SHOT_FLOOR, OPS_OF, POOL, POOL_HALF, PRIMARY, ROWS, VALUES_WRITTEN, ours } from './mask-names.mjs';
 import { memcopyBound } from './memcopy-bound.mjs';
 import { parallelCopy, parallelCopyRows } from './parallel-copy.mjs';
 
@@ -172,6 +172,52 @@ export function floorRunners(threads, w) {
     },
   }];
 }
+
+// The workload's op one-shot, as its one-shot runner calls it, on a mask of no true element: what
+// one call through JS costs with nothing to move (its options, plan, the mask copied in and
+// counted; M2's two calls; M3's x copied to the output, which any one-shot call makes).
+const noneOf = (mask) => ({ data: new Uint8Array(mask.data.length), shape: mask.shape });
+const ONE_SHOT_CALLS = {
+  M1(t) {
+    const v = rowsView(t), m = noneOf(v.mask), opts = { axis: 0 };
+    return () => compress(v.x, m, opts).data;
+  },
+  M2(t) {
+    const v = rowsView(t), m = noneOf(v.mask), opts = { axis: 0 };
+    return () => take(v.x, nonZero(m), opts).data;
+  },
+  M3(t) {
+    const m = noneOf(t.mask);
+    return () => maskedScatter(t.x, m, t.source).data;
+  },
+};
+
+/** The runner of the one-shot call on a mask of no true element of workload w at `threads` ([] where it has none). */
+export function oneShotCallRunners(threads, w) {
+  const make = ONE_SHOT_CALLS[w.id];
+  if (!make) return [];
+  return [{
+    impl: ONE_SHOT_CALL(threads, w.id), family: 'wasm-gather', op: PRIMARY[w.id], mode: 'floor', variant: 'simd-threaded', threads,
+    setup: (t) => ({ run: make(t), unchecked: true, heap: heapStats, dispose() {} }),
+  }];
+}
+
+// M3's values written where the mask is true, in JS, the positions known: a copy of x made once,
+// then each call writes the source's values into it (as integers: NaN payloads kept), the least
+// a one-shot call must do in JS once x is copied, whatever finds the positions.
+export const valuesWrittenRunner = {
+  impl: VALUES_WRITTEN, family: 'bound', mode: 'one-shot', applies: (w) => w.op === 'maskedScatter',
+  setup(t) {
+    const m = t.mask.data, at = new Uint32Array(t.count);
+    for (let i = 0, k = 0; i < m.length; i++) if (m[i]) at[k++] = i;
+    const out = new Uint32Array(t.x.data.slice().buffer), s = new Uint32Array(t.source.data.buffer, t.source.data.byteOffset, t.source.data.length);
+    const run = () => {
+      for (let k = 0; k < at.length; k++) out[at[k]] = s[k];
+      return out;
+    };
+    return { run, unchecked: true, dispose() {} };
+  },
+};
 
 // The kept rows read as a gather reads them (M1, M2): the same bytes as the bound's, the rows
 // copied one memory.copy each in the mask's order into a small block that stays in cache

@@ -6,7 +6,7 @@ import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dispose, heapStats, init, take } from '../../js/index.mjs';
+import { dispose, gather, gatherND, heapStats, init, take } from '../../js/index.mjs';
 import { forcePath } from '../../js/copy-plan.mjs';
 
 const fixture = fileURLToPath(new URL('../fixtures/exit-without-dispose.mjs', import.meta.url));
@@ -135,6 +135,30 @@ test('repeated calls do not grow the wasm heap', async () => {
     }
   } finally {
     forcePath(null);
+    dispose();
+  }
+});
+
+test('a gather with nothing to write copies no data into wasm memory, and still checks its indices', async () => {
+  await init({ variant: 'simd-threaded', threads: 2 });
+  try {
+    const params = { data: new Float32Array(1 << 20).fill(1), shape: [1 << 14, 64] }; // 4 MiB
+    const cases = [
+      ['take of no index', () => take(params, { data: new Int32Array(0), shape: [0] }), [0, 64]],
+      ['gather along an index of no element a row', () => gather(params, 1, { data: new Int32Array(0), shape: [1 << 14, 0] }), [1 << 14, 0]],
+      ['gatherND of no index', () => gatherND(params, { data: new Int32Array(0), shape: [0, 1] }), [0, 64]],
+    ];
+    for (const [name, call, shape] of cases) {
+      const r = call();
+      assert.deepEqual(r.shape, shape, name);
+      assert.equal(r.data.length, 0, name);
+      assert.ok(heapStats().lastCallBytes < 1024, `${name}: ${heapStats().lastCallBytes} bytes of wasm memory, the data's 4 MiB not among them`);
+    }
+    // an empty output whose indices are still read: the first bad one is an error, as with data
+    const empty = { data: new Float32Array(0), shape: [5, 0] };
+    assert.throws(() => take(empty, { data: Int32Array.from([2, 7]), shape: [2] }), /take: indices\[1\] = 7 is out of range for dimension 0/);
+    assert.deepEqual(take(empty, { data: Int32Array.from([2, -1]), shape: [2] }).shape, [2, 0]);
+  } finally {
     dispose();
   }
 });
