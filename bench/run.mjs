@@ -4,7 +4,8 @@
 // gradient step, tf.scatterND and tf.tensorScatterUpdate, bench/tfjs-u-suite.mjs) and
 // common/scatter-workloads.mjs (S: the
 // scatters, bench/scatter-suite.mjs), and the thread scaling of W1-W4b, S1, S3 and S4 beside a
-// parallel copy bound (P: bench/thread-suite.mjs), and what a small call costs through JS, plain
+// parallel copy bound (P: bench/thread-suite.mjs), and S3's sort into parts on one thread beside the bounds of
+// what a sort adds (R: bench/sort-cost-suite.mjs), and what a small call costs through JS, plain
 // and prepared, beside a plain JS loop, with where its time goes (C: bench/call-suite.mjs), and
 // common/bag-workloads.mjs (E: the fused gather-reduce, embeddingBag and segmentReduce, E1-E4,
 // bench/bag-suite.mjs), and common/grad-workloads.mjs (G: the bags' gradient, embeddingBagBackward
@@ -13,7 +14,7 @@
 // maskedScatter, M1-M3, timed interleaved, bench/mask-suite.mjs), in one run, each output checked equal to the reference before it is timed. Writes bench/results.json, and the report docs/benchmarks.md with
 // its chart docs/ratios.svg (bench/lib/report.mjs): the one place the figures are shown.
 // Usage: npm run bench [-- --quick]   (--quick: short budgets, for a smoke test of the harness)
-//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, C, E, G and M likewise): one suite alone; the
+//        node bench/run.mjs --only Q    (or BENCH_ONLY=Q; W, T, S, P, R, C, E, G and M likewise): one suite alone; the
 //                                       other suites' rows are kept from the last bench/results.json
 //        node bench/run.mjs --report-only   (docs/benchmarks.md and docs/ratios.svg again from the
 //                                            committed bench/results.json and results-browser.json)
@@ -43,6 +44,7 @@ import { runCallSuite } from './call-suite.mjs';
 import { runGradSuite } from './grad-suite.mjs';
 import { runMaskSuite } from './mask-suite.mjs';
 import { runScatterSuite } from './scatter-suite.mjs';
+import { runSortCostSuite } from './sort-cost-suite.mjs';
 import { runThreadSuite } from './thread-suite.mjs';
 import { runTfjsUSuite } from './tfjs-u-suite.mjs';
 
@@ -52,7 +54,7 @@ const quick = process.argv.includes('--quick');
 const budget = quick ? { budgetMs: 40, minSamples: 3, warmUpMs: 10 } : { budgetMs: 250, minSamples: 5, warmUpMs: 100 };
 const cores = os.availableParallelism?.() ?? os.cpus().length;
 const log = (...a) => console.error(...a);
-const SUITES = ['W', 'Q', 'T', 'S', 'P', 'C', 'E', 'G', 'M'];
+const SUITES = ['W', 'Q', 'T', 'S', 'P', 'R', 'C', 'E', 'G', 'M'];
 const onlyArg = process.argv.find((a, i) => a.startsWith('--only=') || process.argv[i - 1] === '--only');
 const only = (onlyArg?.replace('--only=', '') ?? process.env.BENCH_ONLY ?? '').toUpperCase() || undefined;
 if (only && !SUITES.includes(only)) throw new Error(`--only ${only}: one of ${SUITES.join(', ')}`);
@@ -342,6 +344,14 @@ if (runs('G')) {
   ({ gWorkloads, gChecks, gRun } = g);
 }
 
+let rRun;
+if (runs('R')) {
+  // S3's sort into parts on 1 thread beside its one-applier path and the bounds of what a sort adds.
+  const r = await runSortCostSuite({ quick, log });
+  results.push(...r.results);
+  ({ rRun } = r);
+}
+
 let mWorkloads, mChecks, mRun;
 if (runs('M')) {
   // The masks' ops: compress, booleanMask, nonZero + take and maskedScatter resident, in place and
@@ -386,6 +396,7 @@ const report = {
   sChecks: sChecks ?? previous?.sChecks ?? [],
   pWorkloads: pWorkloads ?? previous?.pWorkloads ?? [],
   pRun: pRun ?? previous?.pRun,
+  rRun: rRun ?? previous?.rRun,
   cCases: cCases ?? previous?.cCases ?? [],
   cRun: cRun ?? previous?.cRun,
   eWorkloads: eWorkloads ?? previous?.eWorkloads ?? [],

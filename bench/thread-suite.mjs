@@ -19,6 +19,7 @@ import { fnv1a } from '../common/workloads.mjs';
 import { S_WORKLOADS, formBytes, makeScatterTensors, scatterCaller, scatterReference } from '../common/scatter-workloads.mjs';
 import { parallelCopy } from './lib/parallel-copy.mjs';
 import { COPY_BYTES } from './lib/scatter-bounds.mjs';
+import { SORT_FAMILY, SORT_FORCED } from './lib/sort-names.mjs';
 
 const { dispose, init, upload } = api;
 export const P_GATHERS = ['W1', 'W2', 'W3', 'W4a', 'W4b'];
@@ -78,7 +79,7 @@ function gatherRunner(w) {
 }
 
 // forceParts: the sort into that many parts forced (wg_scatter_force_parts, src/op.h), for this
-// runner's calls alone (bench/scatter-sort-cost.mjs too).
+// runner's calls alone (bench/sort-cost-suite.mjs too).
 export function scatterRunner(w, output, forceParts = 0) {
   return (t) => {
     const p = w.form.pick(t);
@@ -99,10 +100,9 @@ export function scatterRunner(w, output, forceParts = 0) {
   };
 }
 
-// S3's sort path on 1 thread, forced into as many parts as 16 threads sort into (4 a thread:
-// src/stage_scatter.c), beside the plan's own path there (one applier): the sort's cost per item,
-// which any machine can measure (its 16-thread speed-up follows from it).
-export const SORT_FORCED = { id: 'S3', parts: 64 };
+// S3's sort path on 1 thread, forced into as many parts as 16 threads sort into (SORT_FORCED),
+// beside the plan's own path there (one applier): the sort's cost per item, which any machine can
+// measure (its 16-thread speed-up follows from it; the R suite measures it alone, with its bounds).
 
 // Per workload a runner that applies to it alone, and its bound's right after it: runGroup goes
 // runner by runner, so each pair is measured back to back. The report tells them by family.
@@ -116,7 +116,7 @@ function runners(cases, threads) {
       { impl: `memory.copy on the pool, ${threads}T (P bound)`, family: 'bound', mode: 'bound', applies,
         setup: () => ({ ...parallelCopy(getState(), c.bytes), unchecked: true }) },
       ...(id === SORT_FORCED.id && threads === 1 ? [{
-        impl: `wasm-gather simd-threaded 1T, the sort forced into ${SORT_FORCED.parts} parts (P)`, family: 'sort-forced', mode: 'in-wasm',
+        impl: `wasm-gather simd-threaded 1T, the sort forced into ${SORT_FORCED.parts} parts (P)`, family: SORT_FAMILY, mode: 'in-wasm',
         applies, setup: (w, t) => scatterRunner(c.w, c.row.output, SORT_FORCED.parts)(t),
       }] : []),
     ];

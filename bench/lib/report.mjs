@@ -17,6 +17,7 @@ import { gMarkdown } from './report-grad.mjs';
 import { cMarkdown } from './report-calls.mjs';
 import { mMarkdown } from './report-mask.mjs';
 import { sMarkdown } from './report-scatter.mjs';
+import { rMarkdown } from './report-sort.mjs';
 import { pMarkdown } from './report-threads.mjs';
 import { uMarkdown } from './report-tfjs-u.mjs';
 
@@ -155,7 +156,8 @@ const HOW = [
   '`tf.tensorScatterUpdate`); S1-S5 the scatters ' +
   '(`common/scatter-workloads.mjs`): an embedding gradient (`indexReduce`), KV-cache writes (`tensorScatter`, `scatterND`), a ' +
   'histogram and a row-wise write (`scatter`), and a tiny `scatterND` (call overhead); P: W1-W4b, S1, S3 and S4 at 1, 2, 4, ... ' +
-  'threads, everything resident, each beside a `memory.copy` of its bytes on the same thread pool (thread scaling); C: small ' +
+  'threads, everything resident, each beside a `memory.copy` of its bytes on the same thread pool (thread scaling); R: S3\'s ' +
+  'sort into parts on 1 thread beside its one-applier path and the bounds of what a sort adds (`bench/sort-cost-suite.mjs`); C: small ' +
   'calls (W5, S2a, S5) plain and prepared, each as a ratio to a plain JS loop, and where a plain call\'s time goes; E1-E4 the ' +
   'fused gather-reduce (`common/bag-workloads.mjs`): `embeddingBag` sums, a weighted mean and a sum over a 4-bit table, 4096 ' +
   'bags of 32 rows of a [262144, 128] table, and a `segmentReduce` sum of [1048576, 16] into 65536 segments; G1-G3 the bags\' ' +
@@ -187,10 +189,6 @@ const HOW = [
   'project\'s 2-core machine (2026-11-29) 0.85-1.18 ms a MiB more for 2-16 MiB, with or without earlier outputs alive, and up to ' +
   'about 2.5 ms a MiB on others. Every one-shot row below pays it for its output; a call into a reused `opts.out` ' +
   '([api](api.md#options-of-the-ops)) does not.',
-  '- `node bench/scatter-sort-cost.mjs`: S3 on 1 thread by its plan\'s own path (one applier) and with the sort into parts ' +
-  'forced (`wg_scatter_force_parts`, `src/op.h`), beside the bound of the extra traffic a sort adds (each item\'s destination ' +
-  'and value written once and read once): on this project\'s 2-core machine (2026-11-29) the sort into 64 parts 2.38x the one ' +
-  'applier, into 16 parts 2.20x, the bound 1.21x. The P suite measures the same ratio at 1 thread ([targets](#targets-p)).',
   '',
 ];
 
@@ -212,6 +210,7 @@ function markdown(report, chart) {
   if (report.tWorkloads?.length) tMarkdown(report, L);
   if (report.sWorkloads?.length) sMarkdown(report, L);
   if (report.pWorkloads?.length) pMarkdown(report, L);
+  if (report.results.some((r) => r.suite === 'R')) rMarkdown(report, L);
   if (report.cCases?.length) cMarkdown(report, L);
   if (report.eWorkloads?.length) eMarkdown(report, L);
   if (report.gWorkloads?.length) gMarkdown(report, L);
