@@ -106,10 +106,20 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
   }
   return j;
 }
+
+/* How many int32 indices from idx[0] on equal it, counted four at a time (the caller counts the
+ * rest): at most n. */
+static inline size_t same_run_i32_v128(const int32_t* idx, size_t n) {
+  const v128_t first = wasm_i32x4_splat(idx[0]);
+  size_t e = 0;
+  while (e + 4 <= n && wasm_i32x4_all_true(wasm_i32x4_eq(wasm_v128_load(idx + e), first))) e += 4;
+  return e;
+}
 #else
 #define WG_V128_KERNELS 0
 #define wg_row_x32_i32_v128(dst, src, idx, n, s) 0
 #define wg_triples_x32_i32_v128(dst, src, idx, n, sz, st) 0
+#define same_run_i32_v128(idx, n) 0
 #endif
 
 /* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U (see
@@ -118,6 +128,29 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
  * unrolls) and, for a row of elements (depth 1, no ramp), with the stride a constant too (no
  * multiplies); the v128 loops handle the commonest cases four blocks at a time first. */
 #define DEFINE_FUSED(name, T, I, U)                                                            \
+  /* A row along the last axis (depth 1, ramp one element: its blocks lie side by side in src   \
+   * at one index), in runs of one index: torch's x.gather(d, i.unsqueeze(-1).expand(..., D)),  \
+   * the top-k rows and beam reordering, repeats each index along the row, and a run is one     \
+   * copy of consecutive elements. Elsewhere a run is one element. */                           \
+  static inline size_t name##_runs(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \
+                                   size_t size, size_t step) {                                 \
+    for (size_t j = 0; j < n;) {                                                               \
+      const I v = idx[j];                                                                      \
+      const U u = WG_WRAP_INDEX(U, v, v < 0, size);                                            \
+      if (u >= (U)size) return j;                                                              \
+      const uint8_t* from = src + j * sizeof(T) + (size_t)u * step;                            \
+      size_t e = j + 1;                                                                        \
+      if (e < n && idx[e] == v) {                                                              \
+        if (sizeof(I) == 4) e += same_run_i32_v128((const int32_t*)idx + e, n - e);            \
+        while (e < n && idx[e] == v) ++e;                                                      \
+        memcpy(dst + j * sizeof(T), from, (e - j) * sizeof(T));                                \
+      } else {                                                                                 \
+        memcpy(dst + j * sizeof(T), from, sizeof(T));                                          \
+      }                                                                                        \
+      j = e;                                                                                   \
+    }                                                                                          \
+    return n;                                                                                  \
+  }                                                                                            \
   static inline size_t name##_loop(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \
                                    size_t D, const size_t* dim_sizes, const size_t* strides,    \
                                    size_t ramp) {                                              \
@@ -128,6 +161,7 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
       steps[c] = strides[c];                                                                    \
     }                                                                                          \
     size_t j = 0;                                                                              \
+    if (D == 1 && ramp == sizeof(T)) return name##_runs(dst, src, idx, n, sizes[0], steps[0]);  \
     if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4 && ramp == 0) {                    \
       if (D == 1 && steps[0] == 4) j = wg_row_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes[0]); \
       if (D == 3) j = wg_triples_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes, steps); \

@@ -83,6 +83,26 @@ export function wasmGatherRunners(label) {
         };
       },
     },
+    {
+      // torch's x.gather(1, idx.unsqueeze(-1).expand(-1, -1, D)) (top-k hidden states, beam
+      // reordering) on W1's rows: x as [1, rows, D], W1's indices each repeated D times along the
+      // last axis; the same bytes out as W1's take, in-wasm, beside it.
+      impl: `wasm-gather ${label}, in-wasm, W1's rows by gather with torch's expanded index`, family: 'wasm-gather', mode: 'in-wasm-expanded',
+      applies: (w) => w.id === 'W1',
+      setup(w, t) {
+        const [rows, D] = t.data.shape, k = t.indices.data.length;
+        const expanded = new Int32Array(k * D);
+        for (let i = 0; i < k; i++) expanded.fill(t.indices.data[i], i * D, (i + 1) * D);
+        const data = upload({ data: t.data.data, shape: [1, rows, D] }), indices = upload({ data: expanded, shape: [1, k, D] });
+        const out = upload({ data: outputArray(w), shape: [1, k, D] }), opts = { out };
+        return {
+          run: () => api.gather(data, 1, indices, opts),
+          check: () => out.read(),
+          heap: () => heapStats(),
+          dispose() { data.dispose(); indices.dispose(); out.dispose(); },
+        };
+      },
+    },
   ];
 }
 

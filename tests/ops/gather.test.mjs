@@ -63,3 +63,46 @@ test('hostile shapes that are valid: an empty input with huge dims gives zeros',
   assert.equal(heapStats().heapInUse, heap);
   dispose();
 });
+
+// torch's x.gather(1, idx.unsqueeze(-1).expand(-1, -1, D)) (top-k rows, beam reordering): each
+// index repeated along the last axis, which the kernel copies a run at a time
+// (src/copy_kernels.c): runs whole and broken, a narrower index than input, negative indices,
+// every element type and both index types, against the reference; a bad index inside a run is
+// named where it is.
+test("torch's expanded index: runs of one index along the last axis, against the reference", async () => {
+  await init({ variant: 'simd-threaded', threads: 2, parallelThreshold: 0 });
+  try {
+    const { refGather } = await import('../../common/reference.mjs');
+    const [B, S, D, K] = [3, 7, 37, 5];
+    let seed = 7;
+    const next = () => (seed = (Math.imul(seed, 1103515245) + 12345) >>> 0);
+    for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array]) {
+      const x = { data: new Type(B * S * D).map(() => next() % 100), shape: [B, S, D] };
+      for (const width of [D, 20]) { // the whole last axis, and a narrower index
+        for (const IType of [Int32Array, BigInt64Array]) {
+          const idx = new IType(B * K * width);
+          for (let r = 0; r < B * K; r++) {
+            const v = (next() % (2 * S)) - S; // negative ones count from the end
+            for (let d = 0; d < width; d++) {
+              // mostly the row's index; now and then another one, which breaks the run
+              const u = next() % 9 === 0 ? (next() % S) : v;
+              idx[r * width + d] = IType === BigInt64Array ? BigInt(u) : u;
+            }
+          }
+          const index = { data: idx, shape: [B, K, width] };
+          const got = gather(x, 1, index), want = refGather(x, 1, index);
+          assert.deepEqual(got.shape, want.shape);
+          assert.deepEqual(Array.from(got.data), Array.from(want.data), `${Type.name}, width ${width}, ${IType.name}`);
+        }
+      }
+    }
+    // a bad index in the middle of a run: the error names its position
+    const x = { data: new Float32Array(2 * 4 * 8), shape: [2, 4, 8] };
+    const idx = new Int32Array(2 * 3 * 8).fill(1);
+    idx[1 * 8 + 5] = 4;
+    expectError(gather, [x, 1, { data: idx, shape: [2, 3, 8] }], RangeError,
+      /^gather: index\[0, 1, 5\] = 4 is out of range for dimension 1 of input, which has size 4/);
+  } finally {
+    dispose();
+  }
+});
