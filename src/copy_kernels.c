@@ -112,6 +112,11 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
 static inline size_t same_run_i32_v128(const int32_t* idx, size_t n) {
   const v128_t first = wasm_i32x4_splat(idx[0]);
   size_t e = 0;
+  for (; e + 16 <= n; e += 16) { /* a cache line a step: one test for four vectors */
+    v128_t a = wasm_v128_and(wasm_i32x4_eq(wasm_v128_load(idx + e), first), wasm_i32x4_eq(wasm_v128_load(idx + e + 4), first));
+    v128_t b = wasm_v128_and(wasm_i32x4_eq(wasm_v128_load(idx + e + 8), first), wasm_i32x4_eq(wasm_v128_load(idx + e + 12), first));
+    if (!wasm_i32x4_all_true(wasm_v128_and(a, b))) break;
+  }
   while (e + 4 <= n && wasm_i32x4_all_true(wasm_i32x4_eq(wasm_v128_load(idx + e), first))) e += 4;
   return e;
 }
