@@ -35,7 +35,7 @@ import { refOps } from '../common/reference.mjs';
 import { refGatherBlockQuantized } from '../common/reference-quantized.mjs';
 import { memcopyBound, setThenCopyBound } from './lib/memcopy-bound.mjs';
 import { measure, median } from '../common/timing.mjs';
-import { W1_EXPANDED_BOUND, W4B_BOUND, W4B_RESIDENT_BOUND, writeReport } from './lib/report.mjs';
+import { W4B_BOUND, W4B_RESIDENT_BOUND, writeReport } from './lib/report.mjs';
 import { wasmGatherGroups, wasmGatherQuantizedGroups } from './lib/wasm-gather-runners.mjs';
 import { buildNative } from './native/build.mjs';
 import { Q_WORKLOADS, WORKLOADS, bytesMoved, fnv1a, makeQuantTensors, makeTensors, quantOpts } from '../common/workloads.mjs';
@@ -107,9 +107,6 @@ const baselineGroup = {
     // W4b (an index an element) reads each index and its data once and writes the output
     { impl: W4B_BOUND, family: 'bound', mode: 'resident', applies: (w) => w.id === 'W4b',
       setup: (w, t) => ({ run: memcopyBound(t.indices.data.byteLength + t.data.data.byteLength + w.outBytes), unchecked: true, dispose() {} }) },
-    // W1's rows by gather with torch's expanded index read that index too, as many bytes as the output
-    { impl: W1_EXPANDED_BOUND, family: 'bound', mode: 'resident', applies: (w) => w.id === 'W1',
-      setup: (w) => ({ run: memcopyBound(2 * w.outBytes), unchecked: true, dispose() {} }) },
     // and resident, its indices come from JS first
     { impl: W4B_RESIDENT_BOUND, family: 'bound', mode: 'resident', applies: (w) => w.id === 'W4b',
       setup: (w, t) => ({ run: setThenCopyBound(t.indices.data, t.indices.data.byteLength + t.data.data.byteLength + w.outBytes), unchecked: true, dispose() {} }) },
