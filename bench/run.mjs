@@ -143,6 +143,7 @@ async function runGroup(group, cases, results, b = budget) {
           if (inst.residentBytes !== undefined) row.residentBytes = inst.residentBytes;
           Object.assign(row, await measure(inst.run, b));
           if (inst.heap) row.heapGrowth = inst.heap().heapInUse - inUseBefore; // over every call of the measurement
+          if (inst.paired) Object.assign(row, inst.paired()); // the medians of the calls a sample pairs
           row.gbps = c.bytes / row.medianMs / 1e6;
           log(`${r.impl.padEnd(52)} ${c.w.id.padEnd(4)} ${row.medianMs.toFixed(4).padStart(10)} ms`);
         } catch (e) {

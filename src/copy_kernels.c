@@ -107,16 +107,11 @@ size_t wg_triples_x32_i32_v128(uint8_t* dst, const uint8_t* src, const int32_t* 
   return j;
 }
 
-/* How many int32 indices from idx[0] on equal it, counted four at a time (the caller counts the
+/* How many int32 indices from idx[0] on equal v, counted four at a time (the caller counts the
  * rest): at most n. */
-static inline size_t same_run_i32_v128(const int32_t* idx, size_t n) {
-  const v128_t first = wasm_i32x4_splat(idx[0]);
+static inline size_t same_run_i32_v128(const int32_t* idx, size_t n, int32_t v) {
+  const v128_t first = wasm_i32x4_splat(v);
   size_t e = 0;
-  for (; e + 16 <= n; e += 16) { /* a cache line a step: one test for four vectors */
-    v128_t a = wasm_v128_and(wasm_i32x4_eq(wasm_v128_load(idx + e), first), wasm_i32x4_eq(wasm_v128_load(idx + e + 4), first));
-    v128_t b = wasm_v128_and(wasm_i32x4_eq(wasm_v128_load(idx + e + 8), first), wasm_i32x4_eq(wasm_v128_load(idx + e + 12), first));
-    if (!wasm_i32x4_all_true(wasm_v128_and(a, b))) break;
-  }
   while (e + 4 <= n && wasm_i32x4_all_true(wasm_i32x4_eq(wasm_v128_load(idx + e), first))) e += 4;
   return e;
 }
@@ -124,8 +119,32 @@ static inline size_t same_run_i32_v128(const int32_t* idx, size_t n) {
 #define WG_V128_KERNELS 0
 #define wg_row_x32_i32_v128(dst, src, idx, n, s) 0
 #define wg_triples_x32_i32_v128(dst, src, idx, n, sz, st) 0
-#define same_run_i32_v128(idx, n) 0
+#define same_run_i32_v128(idx, n, v) 0
 #endif
+
+/* A row along the last axis (depth 1, ramp one element: its blocks lie side by side in src at
+ * one index) that starts with a run of one index: torch's x.gather(d, i.unsqueeze(-1).expand(...,
+ * D)), the top-k rows and beam reordering, repeats each index along the row, and a run is one
+ * copy of consecutive elements of `elem` bytes. One function an index type, for every width:
+ * the fused kernels call it only for a row that starts so. Returns the blocks done, as they do. */
+#define DEFINE_COPY_RUNS(I, U)                                                                  \
+  __attribute__((noinline)) static size_t copy_runs_##I(uint8_t* dst, const uint8_t* src,     \
+                                                        const I* idx, size_t n,              \
+                              size_t size, size_t step, size_t elem) {                          \
+    for (size_t j = 0; j < n;) {                                                                \
+      const I v = idx[j];                                                                       \
+      const U u = WG_WRAP_INDEX(U, v, v < 0, size);                                             \
+      if (u >= (U)size) return j;                                                               \
+      size_t e = j + 1;                                                                         \
+      if (sizeof(I) == 4) e += same_run_i32_v128((const int32_t*)idx + e, n - e, (int32_t)v);   \
+      while (e < n && idx[e] == v) ++e;                                                         \
+      memcpy(dst + j * elem, src + j * elem + (size_t)u * step, (e - j) * elem);                \
+      j = e;                                                                                    \
+    }                                                                                           \
+    return n;                                                                                   \
+  }
+DEFINE_COPY_RUNS(int32_t, size_t)
+DEFINE_COPY_RUNS(int64_t, uint64_t)
 
 /* Fused kernels: element width T, index type I, index arithmetic in the unsigned type U (see
  * WG_WRAP_INDEX). Block j comes from src + j * ramp + sum over c < D of index[j * D + c] *
@@ -133,29 +152,6 @@ static inline size_t same_run_i32_v128(const int32_t* idx, size_t n) {
  * unrolls) and, for a row of elements (depth 1, no ramp), with the stride a constant too (no
  * multiplies); the v128 loops handle the commonest cases four blocks at a time first. */
 #define DEFINE_FUSED(name, T, I, U)                                                            \
-  /* A row along the last axis (depth 1, ramp one element: its blocks lie side by side in src   \
-   * at one index), in runs of one index: torch's x.gather(d, i.unsqueeze(-1).expand(..., D)),  \
-   * the top-k rows and beam reordering, repeats each index along the row, and a run is one     \
-   * copy of consecutive elements. Elsewhere a run is one element. */                           \
-  static inline size_t name##_runs(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \
-                                   size_t size, size_t step) {                                 \
-    for (size_t j = 0; j < n;) {                                                               \
-      const I v = idx[j];                                                                      \
-      const U u = WG_WRAP_INDEX(U, v, v < 0, size);                                            \
-      if (u >= (U)size) return j;                                                              \
-      const uint8_t* from = src + j * sizeof(T) + (size_t)u * step;                            \
-      size_t e = j + 1;                                                                        \
-      if (e < n && idx[e] == v) {                                                              \
-        if (sizeof(I) == 4) e += same_run_i32_v128((const int32_t*)idx + e, n - e);            \
-        while (e < n && idx[e] == v) ++e;                                                      \
-        memcpy(dst + j * sizeof(T), from, (e - j) * sizeof(T));                                \
-      } else {                                                                                 \
-        memcpy(dst + j * sizeof(T), from, sizeof(T));                                          \
-      }                                                                                        \
-      j = e;                                                                                   \
-    }                                                                                          \
-    return n;                                                                                  \
-  }                                                                                            \
   static inline size_t name##_loop(uint8_t* dst, const uint8_t* src, const I* idx, size_t n,   \
                                    size_t D, const size_t* dim_sizes, const size_t* strides,    \
                                    size_t ramp) {                                              \
@@ -166,7 +162,9 @@ static inline size_t same_run_i32_v128(const int32_t* idx, size_t n) {
       steps[c] = strides[c];                                                                    \
     }                                                                                          \
     size_t j = 0;                                                                              \
-    if (D == 1 && ramp == sizeof(T)) return name##_runs(dst, src, idx, n, sizes[0], steps[0]);  \
+    if (D == 1 && ramp == sizeof(T) && n > 1 && idx[0] == idx[1]) {                             \
+      return copy_runs_##I(dst, src, idx, n, sizes[0], steps[0], sizeof(T));                   \
+    }                                                                                          \
     if (WG_V128_KERNELS && sizeof(T) == 4 && sizeof(I) == 4 && ramp == 0) {                    \
       if (D == 1 && steps[0] == 4) j = wg_row_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes[0]); \
       if (D == 3) j = wg_triples_x32_i32_v128(dst, src, (const int32_t*)idx, n, sizes, steps); \

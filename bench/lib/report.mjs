@@ -48,8 +48,8 @@ function index(report) {
 export const W4B_BOUND = 'memory.copy of the indices, data and output bytes (W4b)';
 /** W4b's resident bound: its indices copied in from JS (TypedArray.set), then that memory.copy. */
 export const W4B_RESIDENT_BOUND = 'the indices set into wasm memory from JS, then memory.copy of the indices, data and output bytes (W4b, resident)';
-/** The W row of W1's rows by gather with torch's expanded index (wasm-gather-runners.mjs). */
-const EXPANDED = 'in-wasm, W1\'s rows by gather with torch\'s expanded index';
+/** The W row that pairs W1's take with its rows by gather with torch's expanded index (wasm-gather-runners.mjs). */
+export const PAIRED = 'W1\'s take, then its rows by gather with torch\'s expanded index (each timed)';
 
 /** Default configuration of init() on this machine: threaded, cores up to 4. */
 const defaultThreads = (report) => Math.min(4, report.machine.cores);
@@ -92,12 +92,13 @@ export function targets(report) {
   w4bPeer >= 2.5);
 
   // torch's expanded index: W1's rows by gather, beside W1's take of the same bytes
-  const expanded = time(wg('simd-threaded', 1, EXPANDED), 'W1'), take1 = time(wg('simd-threaded', 1, 'in-wasm'), 'W1');
+  const pair = report.results.find((r) => !r.error && r.impl === wg('simd-threaded', 1, `in-wasm, ${PAIRED}`) && r.workload === 'W1');
+  const expanded = pair?.pairedGatherMs, take1 = pair?.pairedTakeMs;
   if (expanded !== undefined) {
     add('W1\'s rows by gather with torch\'s expanded index (x.gather(1, i.unsqueeze(-1).expand(-1, -1, D))), in-wasm, 1 thread: at most 1.5x W1\'s take',
       `${fmtX(expanded / take1)} (${fmtMs(expanded)} vs ${fmtMs(take1)})` + (expanded / take1 > 1.5
         ? '; the gather reads its index, 4 bytes an element like the output, besides the rows take reads and the output both write: ' +
-          '1.5x take\'s bytes; the two rows are timed one after the other, not interleaved' : ''),
+          '1.5x take\'s bytes' : '') + `; each of ${pair.pairedSamples} samples times both, one after the other`,
       expanded / take1 <= 1.5);
   }
 
@@ -366,7 +367,9 @@ function summary(report) {
   line('wasm-gather, in-wasm (kernel + call)', (w) => time(wg('simd-threaded', T, 'in-wasm'), w));
   line('wasm-gather simd, 1 thread, in-wasm', (w) => time(wg('simd', 1, 'in-wasm'), w));
   line('wasm-gather simd-threaded, 1 thread, in-wasm', (w) => time(wg('simd-threaded', 1, 'in-wasm'), w));
-  line('the same, W1\'s rows by gather with torch\'s expanded index (x.gather(1, i.unsqueeze(-1).expand(-1, -1, D)))', (w) => time(wg('simd-threaded', 1, EXPANDED), w));
+  const paired = (w, key) => report.results.find((r) => !r.error && r.impl === wg('simd-threaded', 1, `in-wasm, ${PAIRED}`) && r.workload === w)?.[key];
+  line('the same, W1\'s take, timed in turn with the row below', (w) => paired(w, 'pairedTakeMs'));
+  line('the same, W1\'s rows by gather with torch\'s expanded index (x.gather(1, i.unsqueeze(-1).expand(-1, -1, D)))', (w) => paired(w, 'pairedGatherMs'));
   line('native C, -O3, 1 thread', (w) => time('native C, -O3, 1 thread', w));
   line('memory.copy of the output (bound)', (w) => time('memory.copy of the output bytes (wasm)', w));
   line('fastest peer, one-shot', (w) => fastestPeer('one-shot', w)?.ms);

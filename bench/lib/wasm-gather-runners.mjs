@@ -12,6 +12,8 @@
 import * as api from '../../js/index.mjs';
 import { caller } from '../../common/op-caller.mjs';
 import { numel } from '../../common/shape.mjs';
+import { median } from '../../common/timing.mjs';
+import { PAIRED } from './report.mjs';
 
 const { dispose, heapStats, init, upload } = api;
 const outputArray = (w) => new Float32Array(numel(w.outShape));
@@ -86,20 +88,32 @@ export function wasmGatherRunners(label) {
     {
       // torch's x.gather(1, idx.unsqueeze(-1).expand(-1, -1, D)) (top-k hidden states, beam
       // reordering) on W1's rows: x as [1, rows, D], W1's indices each repeated D times along the
-      // last axis; the same bytes out as W1's take, in-wasm, beside it.
-      impl: `wasm-gather ${label}, in-wasm, W1's rows by gather with torch's expanded index`, family: 'wasm-gather', mode: 'in-wasm-expanded',
+      // last axis; the same bytes out as W1's take. Each call is W1's take in-wasm, then the
+      // gather, each timed, so that the two see the same machine: the row's time is the pair's,
+      // and paired() the median of each over every call the harness made (the report's ratio).
+      impl: `wasm-gather ${label}, in-wasm, ${PAIRED}`, family: 'wasm-gather', mode: 'in-wasm-paired',
       applies: (w) => w.id === 'W1',
       setup(w, t) {
         const [rows, D] = t.data.shape, k = t.indices.data.length;
         const expanded = new Int32Array(k * D);
         for (let i = 0; i < k; i++) expanded.fill(t.indices.data[i], i * D, (i + 1) * D);
+        const table = upload(t.data), ids = upload(t.indices), taken = upload({ data: outputArray(w), shape: w.outShape });
         const data = upload({ data: t.data.data, shape: [1, rows, D] }), indices = upload({ data: expanded, shape: [1, k, D] });
-        const out = upload({ data: outputArray(w), shape: [1, k, D] }), opts = { out };
+        const out = upload({ data: outputArray(w), shape: [1, k, D] }), opts = { out }, takeOpts = { ...w.opts, out: taken };
+        const takeMs = [], gatherMs = [];
         return {
-          run: () => api.gather(data, 1, indices, opts),
+          run() {
+            const t0 = performance.now();
+            api.take(table, ids, takeOpts);
+            const t1 = performance.now();
+            api.gather(data, 1, indices, opts);
+            takeMs.push(t1 - t0);
+            gatherMs.push(performance.now() - t1);
+          },
           check: () => out.read(),
           heap: () => heapStats(),
-          dispose() { data.dispose(); indices.dispose(); out.dispose(); },
+          paired: () => ({ pairedTakeMs: median(takeMs), pairedGatherMs: median(gatherMs), pairedSamples: takeMs.length }),
+          dispose() { for (const x of [table, ids, taken, data, indices, out]) x.dispose(); },
         };
       },
     },
