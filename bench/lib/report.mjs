@@ -98,7 +98,7 @@ export function targets(report) {
     add('W1\'s rows by gather with torch\'s expanded index (x.gather(1, i.unsqueeze(-1).expand(-1, -1, D))), in-wasm, 1 thread: at most 1.5x W1\'s take',
       `${fmtX(expanded / take1)} (${fmtMs(expanded)} vs ${fmtMs(take1)})` + (expanded / take1 > 1.5
         ? '; the gather reads its index, 4 bytes an element like the output, besides the rows take reads and the output both write: ' +
-          '1.5x take\'s bytes' : '') + `; each of ${pair.pairedSamples} samples times both, one after the other`,
+          '1.5x take\'s bytes' : '') + `; each of its ${pair.pairedSamples} calls times both, one after the other`,
       expanded / take1 <= 1.5);
   }
 
