@@ -96,6 +96,13 @@ test("torch's expanded index: runs of one index along the last axis, against the
         }
       }
     }
+    // runs of every length after one another, each of another index (a run that ends where the
+    // next, of four or more, begins: counted against its own index, not the next one's)
+    const y = { data: Float32Array.from({ length: 6 * 40 }, (_, i) => i), shape: [1, 6, 40] };
+    const lengths = [3, 1, 5, 2, 9, 1, 1, 4, 3, 6, 5], row = []; // a row that starts with a run takes the runs path
+    lengths.forEach((len, k) => { for (let i = 0; i < len; i++) row.push(k % 6); });
+    const runs = { data: Int32Array.from(row), shape: [1, 1, row.length] };
+    assert.deepEqual(Array.from(gather(y, 1, runs).data), Array.from(refGather(y, 1, runs).data), 'runs of every length');
     // a bad index in the middle of a run: the error names its position
     const x = { data: new Float32Array(2 * 4 * 8), shape: [2, 4, 8] };
     const idx = new Int32Array(2 * 3 * 8).fill(1);
