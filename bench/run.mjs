@@ -86,6 +86,9 @@ async function quantizedPeerGroups(workloads) {
 }
 
 // The bound: copying the output's bytes with memory.copy, for either group of baselines.
+// What W4b must move: each index and its data read once, the output written.
+const w4bBytes = (w, t) => t.indices.data.byteLength + t.data.data.byteLength + w.outBytes;
+
 const memcopyRunner = {
   impl: 'memory.copy of the output bytes (wasm)', family: 'bound', mode: 'resident',
   setup: (w) => ({ run: memcopyBound(w.outBytes), unchecked: true, dispose() {} }),
@@ -106,10 +109,10 @@ const baselineGroup = {
     memcopyRunner,
     // W4b (an index an element) reads each index and its data once and writes the output
     { impl: W4B_BOUND, family: 'bound', mode: 'resident', applies: (w) => w.id === 'W4b',
-      setup: (w, t) => ({ run: memcopyBound(t.indices.data.byteLength + t.data.data.byteLength + w.outBytes), unchecked: true, dispose() {} }) },
+      setup: (w, t) => ({ run: memcopyBound(w4bBytes(w, t)), unchecked: true, dispose() {} }) },
     // and resident, its indices come from JS first
     { impl: W4B_RESIDENT_BOUND, family: 'bound', mode: 'resident', applies: (w) => w.id === 'W4b',
-      setup: (w, t) => ({ run: setThenCopyBound(t.indices.data, t.indices.data.byteLength + t.data.data.byteLength + w.outBytes), unchecked: true, dispose() {} }) },
+      setup: (w, t) => ({ run: setThenCopyBound(t.indices.data, w4bBytes(w, t)), unchecked: true, dispose() {} }) },
     { impl: 'plain JS loops', family: 'js', mode: 'one-shot',
       setup: (w, t) => ({ run: () => jsLoops[w.op](t.data, t.indices, w.opts), dispose() {} }) },
   ],

@@ -110,18 +110,18 @@ static void rerun_task(void* ctx, size_t start, size_t count) {
   (void)start;
   (void)count;
   wg_call* c = ctx;
-  c->started = wg_call_rerun(NULL, c);
+  c->start_status = wg_call_rerun(NULL, c);
 }
 
 void wg_call_start(wg_pool* pool, wg_call* c) {
   c->on_worker = wg_pool_start(pool, rerun_task, c);
-  if (!c->on_worker) c->started = wg_call_rerun(pool, c);
+  if (!c->on_worker) c->start_status = wg_call_rerun(pool, c);
 }
 
 wg_status wg_call_finish(wg_pool* pool, wg_call* c) {
   if (c->on_worker) wg_pool_join(pool);
   c->on_worker = 0;
-  return (wg_status)c->started;
+  return (wg_status)c->start_status;
 }
 
 /* ---- the public API's wrappers (src/op_<name>.c) ---- */

@@ -128,9 +128,8 @@ static inline size_t same_run_i32_v128(const int32_t* idx, size_t n, int32_t v) 
  * copy of consecutive elements of `elem` bytes. One function an index type, for every width:
  * the fused kernels call it only for a row that starts so. Returns the blocks done, as they do. */
 #define DEFINE_COPY_RUNS(I, U)                                                                  \
-  __attribute__((noinline)) static size_t copy_runs_##I(uint8_t* dst, const uint8_t* src,     \
-                                                        const I* idx, size_t n,              \
-                              size_t size, size_t step, size_t elem) {                          \
+  __attribute__((noinline)) static size_t copy_runs_##I(                                      \
+      uint8_t* dst, const uint8_t* src, const I* idx, size_t n, size_t size, size_t step, size_t elem) { \
     for (size_t j = 0; j < n;) {                                                                \
       const I v = idx[j];                                                                       \
       const U u = WG_WRAP_INDEX(U, v, v < 0, size);                                             \

@@ -159,8 +159,8 @@ void wg_pool_copy_rows(wg_pool* pool, void* dst, size_t dst_rows, const void* sr
                        const int32_t* rows, size_t n);
 /* The benchmark's and tests' switch, nothing else: parts > 0 makes every plan of the scatters'
  * stage that can sort (stage_scatter.h) sort into that many parts (at most WG_SCATTER_MAX_PARTS)
- * at any thread count, one thread too, so that the sort path's cost per item can be set beside the one-applier
- * pipeline's on one core; 0 restores the plans' own choice. */
+ * at any thread count, one thread too, so that the sort path's cost per item can be set beside
+ * the one-applier pipeline's on one core; 0 restores the plans' own choice. */
 void wg_scatter_force_parts(size_t parts);
 
 #endif

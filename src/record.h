@@ -97,7 +97,7 @@ typedef struct wg_call {
   int32_t planned;
   /* the engine's: wg_call_start's run (src/call.h), whether a worker has it, and its status */
   int32_t on_worker;
-  int32_t started;
+  int32_t start_status;
   union {
     size_t words[WG_PLAN_WORDS];
     uint64_t align64;

@@ -173,32 +173,19 @@ export function floorRunners(threads, w) {
   }];
 }
 
-// The workload's op one-shot, as its one-shot runner calls it, on a mask of no true element: what
-// one call through JS costs with nothing to move (its options, plan, the mask copied in and
-// counted; M2's two calls; M3's x copied to the output, which any one-shot call makes).
-const noneOf = (mask) => ({ data: new Uint8Array(mask.data.length), shape: mask.shape });
-const ONE_SHOT_CALLS = {
-  M1(t) {
-    const v = rowsView(t), m = noneOf(v.mask), opts = { axis: 0 };
-    return () => compress(v.x, m, opts).data;
-  },
-  M2(t) {
-    const v = rowsView(t), m = noneOf(v.mask), opts = { axis: 0 };
-    return () => take(v.x, nonZero(m), opts).data;
-  },
-  M3(t) {
-    const m = noneOf(t.mask);
-    return () => maskedScatter(t.x, m, t.source).data;
-  },
-};
+// The workload's op one-shot, its one-shot runner itself, on a mask of no true element: what one
+// call through JS costs with nothing to move (its options, plan, the mask copied in and counted;
+// M2's two calls; M3's x copied to the output, which any one-shot call makes).
+function noTrueElement(t) {
+  const key = t.condition ? 'condition' : 'mask', mask = t[key];
+  return { ...t, [key]: { data: new Uint8Array(mask.data.length), shape: mask.shape } };
+}
 
-/** The runner of the one-shot call on a mask of no true element of workload w at `threads` ([] where it has none). */
+/** The runner of the one-shot call on a mask of no true element of workload w at `threads`. */
 export function oneShotCallRunners(threads, w) {
-  const make = ONE_SHOT_CALLS[w.id];
-  if (!make) return [];
   return [{
     impl: ONE_SHOT_CALL(threads, w.id), family: 'wasm-gather', op: PRIMARY[w.id], mode: 'floor', variant: 'simd-threaded', threads,
-    setup: (t) => ({ run: make(t), unchecked: true, heap: heapStats, dispose() {} }),
+    setup: (t) => ({ ...OPS[PRIMARY[w.id]].oneShot(noTrueElement(t)), unchecked: true, hash: false }),
   }];
 }
 

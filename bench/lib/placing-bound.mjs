@@ -1,12 +1,11 @@
 // The least a sort into parts adds to a scatter's items, timed in wasm: each item stored once at
 // its place in its part, 8 bytes (its destination and its value), the places given, so that
 // nothing is counted, resolved or computed: one load of the place, one of the item and one store,
-// a loop assembled here (as memcopy-bound.mjs's copy: no toolchain needed). A sort into parts
+// a loop assembled here (wasm-bytes.mjs, as memcopy-bound.mjs's copy: no toolchain needed). A sort into parts
 // stores every item so besides resolving and applying it, as the one-applier path does alone.
 
-const leb = (n) => { const b = []; do { let x = n & 0x7f; n >>>= 7; if (n) x |= 0x80; b.push(x); } while (n); return b; };
-const section = (id, bytes) => [id, ...leb(bytes.length), ...bytes];
-const name = (s) => [s.length, ...[...s].map((c) => c.charCodeAt(0))];
+import { oneFunctionModule } from './wasm-bytes.mjs';
+
 const I32 = 0x7f;
 
 // place(at, items, dst, n): for i < n, the 8 bytes of items[i] stored at dst[at[i]] (at: uint32).
@@ -28,13 +27,7 @@ export function placingBound(dest, rows, parts) {
   const n = dest.length, shift = Math.log2(Math.max(1, rows / parts));
   const at = 0, items = n * 4, dst = items + n * 8;
   const pages = Math.ceil((dst + n * 8) / 65536);
-  const wasm = new Uint8Array([0x00, 0x61, 0x73, 0x6d, 0x01, 0x00, 0x00, 0x00,
-    ...section(1, [1, 0x60, 4, I32, I32, I32, I32, 0]), // (i32 at, i32 items, i32 dst, i32 n) -> ()
-    ...section(3, [1, 0]),
-    ...section(5, [1, 0, ...leb(pages)]),
-    ...section(7, [2, ...name('place'), 0, 0, ...name('memory'), 2, 0]),
-    ...section(10, [1, ...leb(PLACE.length), ...PLACE])]);
-  const { place, memory } = new WebAssembly.Instance(new WebAssembly.Module(wasm)).exports;
+  const { place, memory } = oneFunctionModule('place', 4, PLACE, pages);
   // the places: a counting sort of the items by part (stable), as the sort's count makes them
   const starts = new Uint32Array(parts + 1);
   for (let i = 0; i < n; i++) starts[(dest[i] >>> shift) + 1]++;
