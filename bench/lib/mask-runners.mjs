@@ -17,6 +17,7 @@
 // of half those bytes (a copy reads and writes each byte it copies: the same traffic as the op's),
 // and the whole in one thread of a module of its own (memcopy-bound.mjs).
 import * as api from '../../js/index.mjs';
+import { executePlan, executeScatterPlan } from '../../js/copy-plan.mjs';
 import { getState } from '../../js/state.mjs';
 import { BOUND1, FLOOR, ONE_SHOT_CALL, ONE_SHOT_FLOOR, OPS_OF, POOL, POOL_HALF, PRIMARY, ROWS, VALUES_WRITTEN, ours } from './mask-names.mjs';
 import { memcopyBound } from './memcopy-bound.mjs';
@@ -32,6 +33,7 @@ function rowsView(t) {
   return { x: { data: t.x.data, shape: [n, t.x.data.length / n] }, mask: { data: mask.data, shape: [n] } };
 }
 
+const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 const zeros = (shape) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)), shape });
 
 // A phase's resident inputs, uploaded once per array and shape and shared by its runners (M2's x
@@ -190,16 +192,17 @@ export function oneShotCallRunners(threads, w) {
 }
 
 // M3's values written where the mask is true, in JS, the positions known: a copy of x made once,
-// then each call writes the source's values into it (as integers: NaN payloads kept), the least
-// a one-shot call must do in JS once x is copied, whatever finds the positions.
+// then each call writes the source's values into it by the JS path's own loop (as integers: NaN
+// payloads kept), the least a one-shot call must do in JS once x is copied, whatever finds the
+// positions.
 export const valuesWrittenRunner = {
   impl: VALUES_WRITTEN, family: 'bound', mode: 'one-shot', applies: (w) => w.op === 'maskedScatter',
   setup(t) {
     const m = t.mask.data, at = new Uint32Array(t.count);
     for (let i = 0, k = 0; i < m.length; i++) if (m[i]) at[k++] = i;
-    const out = new Uint32Array(t.x.data.slice().buffer), s = new Uint32Array(t.source.data.buffer, t.source.data.byteOffset, t.source.data.length);
+    const out = bytesOf(new Float32Array(t.x.data)), s = bytesOf(t.source.data);
     const run = () => {
-      for (let k = 0; k < at.length; k++) out[at[k]] = s[k];
+      executeScatterPlan(at, at.length, s, out, 4, 4);
       return out;
     };
     return { run, unchecked: true, dispose() {} };
@@ -224,18 +227,19 @@ export function rowsBoundRunner(threads) {
 }
 
 // What any one-shot call must do, in JS, whatever finds the positions: M1, M2 make the output
-// array and copy the kept rows into it (TypedArray.set of each row, the positions known); M3 makes
-// the output as a copy of x (TypedArray.slice), before any value of the source is written.
+// array and copy the kept rows into it (the positions known), M3 makes the output as a copy of x,
+// before any value of the source is written; by the fastest means the library knows (its JS
+// path's copy, x's TypedArray constructor), so that the floor is not a slower copy than its own.
 export const oneShotFloorRunner = {
   impl: ONE_SHOT_FLOOR, family: 'bound', mode: 'one-shot',
   setup(t, c) {
-    if (c.w.op === 'maskedScatter') return { run: () => t.x.data.slice(), unchecked: true, dispose() {} };
-    const v = rowsView(t), m = v.mask.data, D = v.x.shape[1], src = v.x.data;
-    const at = new Int32Array(t.count);
-    for (let i = 0, k = 0; i < m.length; i++) if (m[i]) at[k++] = i * D;
+    if (c.w.op === 'maskedScatter') return { run: () => new Float32Array(t.x.data), unchecked: true, dispose() {} };
+    const v = rowsView(t), m = v.mask.data, bb = v.x.shape[1] * 4, src = bytesOf(v.x.data);
+    const at = new Uint32Array(t.count); // byte offsets of the kept rows
+    for (let i = 0, k = 0; i < m.length; i++) if (m[i]) at[k++] = i * bb;
     const run = () => {
-      const out = new Float32Array(at.length * D);
-      for (let k = 0; k < at.length; k++) out.set(src.subarray(at[k], at[k] + D), k * D);
+      const out = new Float32Array(at.length * bb / 4);
+      executePlan(at, at.length, src, bytesOf(out), bb, 4, true);
       return out;
     };
     return { run, unchecked: true, dispose() {} };

@@ -2,7 +2,7 @@
 // peak wasm heap per call, ratios and targets (each with its measured value, PASS or MISS, and for
 // a miss what was measured beside it that says how far the target lies: bench/mask-suite.mjs),
 // the same-bits check and every row's median.
-import { BOUND1, FLOOR, ONE_SHOT_CALL, ONE_SHOT_FLOOR, OPS_OF, POOL, POOL_HALF, PRIMARY, ROWS, VALUES_WRITTEN, ours } from './mask-names.mjs';
+import { BOUND1, FLOOR, FLOOR_HOW, ONE_SHOT_CALL, ONE_SHOT_FLOOR, OPS_OF, POOL, POOL_HALF, PRIMARY, ROWS, VALUES_WRITTEN, ours } from './mask-names.mjs';
 import { fmtBytes, fmtMs, fmtT, fmtX, noteLines } from './report-scatter.mjs';
 
 const geomean = (xs) => Math.exp(xs.reduce((a, x) => a + Math.log(x), 0) / xs.length);
@@ -64,8 +64,8 @@ export function mTargets(report) {
   const atBoundOne = ids.map((id) => fastestPeer(id, ['one-shot'])?.ms / boundOne(id));
   add('one-shot over the fastest one-shot peer', `one-shot (arrays in, a new array out): geometric mean over ${ids[0]}-${ids.at(-1)} of the speed-ups over the fastest one-shot peer ` +
     `(plain JS included) at least ${ONE_SHOT_X}x`, fmtX(geomean(one)), geomean(one) >= ONE_SHOT_X, list(one),
-    'a one-shot call returns a new array; making it and filling it in JS with the positions already known (M1, M2: the kept rows ' +
-    `copied by TypedArray.set; M3: x copied by TypedArray.slice, before any value is scattered) takes ${ids.map((id) => `${id} ${fmtT(floorOne(id))}`).join(', ')}, ` +
+    `a one-shot call returns a new array; making it and filling it in JS with the positions already known (${FLOOR_HOW}; ` +
+    `M3 before any value is scattered) takes ${ids.map((id) => `${id} ${fmtT(floorOne(id))}`).join(', ')}, ` +
     `the plain JS loop, which also finds the positions, ${ids.map((id) => `${id} ${fmtT(time(JS, id))}`).join(', ')}; at that floor the geometric mean ` +
     `would be ${fmtX(geomean(atFloor))} (${list(atFloor)}). With the cost of one call through JS added (the op one-shot on a mask of no true element: ` +
     `${ids.map((id) => `${id} ${fmtT(time(ONE_SHOT_CALL(n, id), id))}`).join(', ')}, M3's including x's copy) to what JS must do with the true elements ` +
@@ -143,8 +143,8 @@ function summary(report) {
   line('bound: memory.copy of the bound\'s bytes, 1 thread', (id) => fmtMs(time(BOUND1, id)));
   line(`memory.copy of half the bound's bytes on the pool, ${n}T (the op's traffic)`, (id) => fmtMs(time(POOL_HALF(n), id)));
   line(`the bound's bytes, the kept rows one memory.copy each, on the pool, ${n}T`, (id) => fmtMs(time(ROWS(n), id)));
-  line('the output array made and filled in JS, the positions known (M1, M2: the kept rows by TypedArray.set; M3: x by TypedArray.slice)', (id) => fmtMs(time(ONE_SHOT_FLOOR, id)));
-  line('M3: the source\'s values written in JS at their positions, known, into a copy of x made beforehand', (id) => fmtMs(time(VALUES_WRITTEN, id)));
+  line(ONE_SHOT_FLOOR, (id) => fmtMs(time(ONE_SHOT_FLOOR, id)));
+  line(VALUES_WRITTEN, (id) => fmtMs(time(VALUES_WRITTEN, id)));
   line('wasm-gather, the workload\'s op, one-shot, a mask of no true element (one call through JS, nothing to move; M3: x copied to the output)', (id) => cell(row(ONE_SHOT_CALL(n, id), id)));
   L.push('');
   L.push(`| ratio | ${ids.join(' | ')} |`, `| --- | ${ids.map(() => '---:').join(' | ')} |`);

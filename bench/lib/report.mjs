@@ -198,6 +198,8 @@ const HOW = [
   '- `node bench/copy-cost.mjs`: the per-block costs of the two one-shot paths, the table `COSTS` in `js/copy-plan.mjs` ' +
   '([where the bytes move](architecture.md#where-the-bytes-move)).',
   '- `node bench/scatter-copy-cost.mjs`: the same per update row of the scatters\' plain writes (`COSTS.scatter*`).',
+  '- `node bench/row-copy.mjs`: how the JS path moves a row, by its length: its loop against `TypedArray.set` (where one gives ' +
+  'way to the other: `LOOP_WORDS` in `js/copy-plan.mjs`), and one-word rows scattered as `maskedScatter` writes them.',
   '- `node bench/heap.mjs`: peak wasm heap per call next to the bytes of inputs and output.',
   '- `node bench/gbq-profile.mjs`: where a `gatherBlockQuantized` call\'s time goes.',
   '- `node bench/native/check.mjs` and `node bench/peers/check.mjs`: the native driver\'s and the peers\' outputs against the ' +

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { refTake } from '../../common/reference.mjs';
 import { refScatterND } from '../../common/reference-scatter.mjs';
-import { COSTS, ZERO_BLOCK, addScatterPlan, choosePath, executePlan, executeScatterPlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
+import { COSTS, LOOP_WORDS, ZERO_BLOCK, addScatterPlan, choosePath, executePlan, executeScatterPlan, forcePath, pathCounts } from '../../js/copy-plan.mjs';
 import { dispose, init, scatterND, take, upload } from '../../js/index.mjs';
 import { Rng } from '../lib/rng.mjs';
 
@@ -23,7 +23,7 @@ test('executePlan: every element size, each loop, zero blocks, views at odd offs
   let cases = 0;
   for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array, BigInt64Array]) {
     const e = Type.BYTES_PER_ELEMENT;
-    for (const elems of [1, 2, 3, 16, 17, 40]) { // blocks: single words, loops, TypedArray.set
+    for (const elems of [1, 2, 9, LOOP_WORDS / 2 + 1, LOOP_WORDS, LOOP_WORDS + 1]) { // blocks: single words, loops (eight words a step and the rest), TypedArray.set
       const bb = elems * e, rows = 9, n = 23;
       // the source: a view at an offset of one element into random bytes (NaN payloads included)
       const backing = new Uint8Array((rows * elems + 1) * e).map(() => rng.int(0, 255));
@@ -50,7 +50,7 @@ test('executePlan: runs of blocks that follow one another in the source (one set
   const rng = new Rng(0x7a11);
   let cases = 0;
   for (const Type of [Uint8Array, Float32Array, Float64Array]) {
-    const e = Type.BYTES_PER_ELEMENT, elems = 40, bb = elems * e, rows = 64; // blocks moved by TypedArray.set
+    const e = Type.BYTES_PER_ELEMENT, elems = LOOP_WORDS + 8, bb = elems * e, rows = 64; // blocks moved by TypedArray.set
     const backing = new Uint8Array((rows * elems + 1) * e).map(() => rng.int(0, 255));
     const src = new Uint8Array(backing.buffer, e, rows * bb);
     // rows in runs: a run's next row, a repeat, a gap, a zero block, the table's last row
@@ -82,7 +82,7 @@ test('the JS path into a new array of the data\'s own type (blocks set between t
   const rng = new Rng(0x5e7);
   try {
     for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array, BigInt64Array]) {
-      for (const cols of [3, 40]) { // a loop of words, and TypedArray.set
+      for (const cols of [3, LOOP_WORDS + 8]) { // a loop of words, and TypedArray.set
         const bytes = new Uint8Array(12 * cols * Type.BYTES_PER_ELEMENT).map(() => rng.int(0, 255)); // NaN payloads too
         const table = { data: new Type(bytes.buffer), shape: [12, cols] };
         const ids = { data: Int32Array.from({ length: 9 }, () => rng.int(-12, 11)), shape: [9] };
@@ -201,7 +201,7 @@ test('executeScatterPlan: every element size, each loop, dropped rows, the last 
   let cases = 0;
   for (const Type of [Uint8Array, Int16Array, Float32Array, Float64Array, BigInt64Array]) {
     const e = Type.BYTES_PER_ELEMENT;
-    for (const elems of [1, 2, 3, 16, 17, 40]) { // rows: single words, loops, TypedArray.set
+    for (const elems of [1, 2, 9, LOOP_WORDS / 2 + 1, LOOP_WORDS, LOOP_WORDS + 1]) { // rows: single words, loops (eight words a step and the rest), TypedArray.set
       const bb = elems * e, rows = 9, n = 23;
       const backing = new Uint8Array(n * bb + e).map(() => rng.int(0, 255)); // NaN payloads included
       const src = new Uint8Array(backing.buffer, e, n * bb);
