@@ -340,7 +340,7 @@ export function callOp(s, desc, args) {
   const op = desc.name;
   const planned = planCall(s, desc, args);
   if (desc.counted) return callCounted(s, desc, planned);
-  if (desc.tensors.mask && maskInJs(s, desc, planned)) return countedInJs(s, desc, planned, planned.w[s.slot.offsets.shape]);
+  if (desc.tensors.mask && maskInJs(s, desc, planned)) return countedInJs(s, desc, planned);
   const { opts, negative, t, Type, L, w } = planned;
   const { m, slot, codes } = s;
   const b = layOut(s, desc, args, planned);
@@ -376,10 +376,10 @@ export function callOp(s, desc, args) {
 // holds the output.
 function callCounted(s, desc, planned) {
   const op = desc.name;
-  const { opts, negative, t, Type, outLike, inputs, w } = planned;
+  const { opts, negative, t, Type, outLike, inputs } = planned;
   const { m, codes } = s;
-  if (maskInJs(s, desc, planned)) return countedInJs(s, desc, planned, w[s.slot.offsets.shape]);
-  const { base, blockBytes } = maskBlock(s, desc, planned, inputs, 0);
+  if (maskInJs(s, desc, planned)) return countedInJs(s, desc, planned);
+  const { base, blockBytes } = maskBlock(s, desc, planned, inputs);
   let outPtr = 0, owned = false, result;
   try {
     let status = m._wg_call_rerun(s.pool, s.call);
@@ -409,13 +409,13 @@ function callCounted(s, desc, planned) {
 }
 
 // The block of a call of one of the masks' ops, allocated and placed (no output yet): `inputs`
-// that are not resident (undefined: not placed), the workspace, then `extra` bytes (the offsets
-// mode's). Throws, with nothing allocated, when wasm memory cannot hold it.
-function maskBlock(s, desc, planned, inputs, extra) {
+// that are not resident (undefined: not placed), then the workspace. Throws, with nothing
+// allocated, when wasm memory cannot hold it.
+function maskBlock(s, desc, planned, inputs) {
   let inPart = 0;
   for (const y of inputs) if (y !== undefined && y.ptr === undefined) inPart += align16(y.bytes);
   const b = { dataToOut: false, inPart, wsBytes: planned.w[planned.L.workspace], seconds: [] };
-  const blockBytes = inPart + align16(b.wsBytes) + extra;
+  const blockBytes = inPart + align16(b.wsBytes);
   const base = allocate(s, blockBytes);
   if (!base) throw new RangeError(`${desc.name}: the inputs and the workspace need ${blockBytes} bytes, more than wasm memory can hold now`);
   placeInputs(s, { ...planned, inputs }, b, base, 0);
@@ -423,9 +423,10 @@ function maskBlock(s, desc, planned, inputs, extra) {
 }
 
 // Whether a call of one of the masks' ops (src/stage_mask.h) takes their offsets mode: its data
-// is not in wasm memory (nor a source it writes), and never goes there. One run resolves each kept
+// is not in wasm memory (nor a source it writes), and never goes there. C resolves each kept
 // slice's offset in data, or each source value's element, and JS copies them from the caller's
-// arrays, where the offsets need no more room than the data, into a new array or opts.out.
+// arrays into a new array or opts.out, where the offsets, one a mask element at most (cap), need
+// no more room than the data.
 function maskInJs(s, desc, { opts, t, L, w }) {
   const cap = L.offsets >= 0 ? w[s.slot.offsets.shape] : 0, x = t.data, out = opts.out;
   return cap > 0 && x.ptr === undefined && cap * 4 <= x.bytes && !opts.resident && !opts.inPlace &&
@@ -433,54 +434,71 @@ function maskInJs(s, desc, { opts, t, L, w }) {
       !(t.updates && t.updates.ptr === undefined && overlaps(out, t.updates.data))));
 }
 
-// The offsets mode (maskInJs): the inputs but the data (and a source) and the workspace, then cap
-// offsets, in one block; a run resolves them (the record's output shape then holds a count), and
-// JS copies (js/copy-plan.mjs).
-function countedInJs(s, desc, planned, cap) {
-  const { opts, negative, t, Type, outLike, inputs, L } = planned;
+// The offsets mode (maskInJs): the inputs but the data (and a source) and the workspace in one
+// block; a first run counts, a second resolves the kept slices' offsets (countOffsets), and JS
+// copies (js/copy-plan.mjs).
+function countedInJs(s, desc, planned) {
+  const { opts, negative, t, Type, outLike, inputs } = planned;
   const { m, codes } = s;
   const others = inputs.map((y) => (y === t.data || y === t.updates ? undefined : y));
   if (desc.fromData) return sourceOffsets(s, desc, planned, others);
-  const { b, base, blockBytes } = maskBlock(s, desc, planned, others, cap * 4);
+  const { base, blockBytes } = maskBlock(s, desc, planned, others);
+  let offsets = 0;
   try {
-    const offsets = base + b.inPart + align16(b.wsBytes);
-    words(s)[L.offsets] = offsets;
-    const status = m._wg_call_rerun(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
-    s.lastCallBytes = blockBytes;
-    // the offsets the run wrote, as the record says (src/call.h)
-    const n = words(s)[s.slot.offsets.shape], written = new Uint32Array(s.memory.buffer, offsets, n);
+    const counted = countOffsets(s, desc, planned);
+    const n = counted.n;
+    offsets = counted.offsets;
+    s.lastCallBytes = blockBytes + align16(n * 4);
     const outShape = readOutShape(s, words(s));
     const outLength = outShape.reduce((a, k) => a * k, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
     const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
     if (!n || !outBytes) return { data: into.kind === 'array' ? into.array : new Type(outLength), shape: outShape };
-    return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(written);
+    const status = m._wg_call_rerun(s.pool, s.call);
+    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
+    return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(new Uint32Array(s.memory.buffer, offsets, n));
   } finally {
     m._free(base);
+    if (offsets) m._free(offsets);
   }
 }
 
-// countedInJs for a source written where a mask is true: a first run only counts (and checks the
-// source against the count), so that the offsets are as many as the true elements, not one an
-// element of the data; the second writes them from the kept counts, on a worker while this thread
-// makes the new output from the data (wg_call_start, src/call.h): the two are of like cost.
+// The offsets mode's first run, which only counts (no offsets, no output: src/call.c runs the
+// counting stages alone; a source is checked against the count), then room for as many offsets
+// as the count says (the record's offsets shape: the kept slices of every block, or the true
+// elements) rather than one for each of the mask's elements: a mask of few true elements leaves
+// wasm memory as small as its output. Returns { n, offsets } (0: none), set in the record for
+// the second run, which resolves them; the caller frees offsets.
+function countOffsets(s, desc, planned) {
+  const { negative, t, L } = planned;
+  words(s)[L.offsets] = 0;
+  const status = s.m._wg_call_rerun(s.pool, s.call);
+  if (status !== s.codes.ok) throw failure(s, status, desc, t, negative);
+  const n = words(s)[s.slot.offsets.shape];
+  if (!n) return { n, offsets: 0 };
+  const offsets = allocate(s, n * 4);
+  if (!offsets) throw new RangeError(`${desc.name}: the offsets of ${n} kept ${desc.fromData ? 'elements' : 'slices'} need ${n * 4} bytes, more than wasm memory can hold now`);
+  words(s)[L.offsets] = offsets;
+  return { n, offsets };
+}
+
+// countedInJs for a source written where a mask is true: its second run writes the offsets on a
+// worker while this thread makes the new output from the data (wg_call_start, src/call.h): the
+// two are of like cost.
 function sourceOffsets(s, desc, planned, others) {
-  const { opts, negative, t, Type, outLike, inputs, L } = planned;
+  const { opts, negative, t, Type, outLike, inputs } = planned;
   const { m, codes } = s;
-  const { base, blockBytes } = maskBlock(s, desc, planned, others, 0);
+  const { base, blockBytes } = maskBlock(s, desc, planned, others);
   let offsets = 0;
   try {
-    words(s)[L.offsets] = 0; // no offsets, no output: the run counts
-    let status = m._wg_call_rerun(s.pool, s.call);
-    if (status !== codes.ok) throw failure(s, status, desc, t, negative);
-    const n = words(s)[s.slot.offsets.shape];
+    const counted = countOffsets(s, desc, planned);
+    const n = counted.n;
+    offsets = counted.offsets;
+    s.lastCallBytes = blockBytes + align16(n * 4);
     const target = outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike);
     let out; // a new output, made while the offsets are resolved (opts.out is written only once they are)
     if (n) {
-      offsets = allocate(s, n * 4);
-      if (!offsets) throw new RangeError(`${desc.name}: the offsets of ${n} true elements need ${n * 4} bytes, more than wasm memory can hold now`);
-      words(s)[L.offsets] = offsets;
       m._wg_call_start(s.pool, s.call);
+      let status;
       try {
         if (target.kind !== 'array') out = copyOf(t.data.data, Type, t.data.bytes / Type.BYTES_PER_ELEMENT);
       } finally {
@@ -488,7 +506,6 @@ function sourceOffsets(s, desc, planned, others) {
       }
       if (status !== codes.ok) throw failure(s, status, desc, t, negative);
     }
-    s.lastCallBytes = blockBytes + (n ? align16(n * 4) : 0);
     return sourceInJs(s, t, target, Type, new Uint32Array(s.memory.buffer, offsets, n), out);
   } finally {
     m._free(base);

@@ -60,7 +60,10 @@ static int addresses_set(const wg_plan* plan, const wg_call* c, uint32_t takes, 
       if (plan->out_weights && present(&c->tensors[WG_TENSOR_indices]) &&
           wg_prod(c->tensors[WG_TENSOR_indices].shape, 0, c->tensors[WG_TENSOR_indices].rank)) return 0;
     } else if (r == WG_TENSOR_indices || r == WG_TENSOR_segments || r == WG_TENSOR_mask ||
-               (plan->count_dim && r == WG_TENSOR_data && !offsets_mode)) { /* read whatever the output's size */
+               (plan->count_dim && r == WG_TENSOR_data && !offsets_mode &&
+                (!count_only || !((takes >> WG_TENSOR_mask) & 1)))) {
+      /* read whatever the output's size; the data too, unless it is not what is counted (a mask
+       * of its own) and the run only counts */
       if (present(t) && wg_prod(t->shape, 0, t->rank)) return 0;
     } else if (out_count && !offsets_mode && !count_only && (r == WG_TENSOR_out || present(t))) {
       return 0;

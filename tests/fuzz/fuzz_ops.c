@@ -2986,7 +2986,8 @@ static int fuzz_bag_backward(reader* r) {
  *      and an unknown dtype, refused). non_zero (its data is the mask): 0x10 rows first (with 0x80
  *      given as -1), 0x60 the index type (int32, int64, int32, and uint32 or with 0x80 7: refused)
  *   o: 0x01 pool | 0x02 every op split | 0x04 guard zones | 0x08 count first: a run without an
- *      output (only counts), then one that writes into an output of exactly the count | 0x10 a shape
+ *      output (only counts), then one that writes into an output (offsets) of exactly the count
+ *      (masked_scatter: in the offsets mode only) | 0x10 a shape
  *      query first (the runs are wg_call_rerun; else wg_call_run, which plans each) | 0x20 hostile:
  *      the mask changed between the count and the write (count first, after a shape query, not
  *      with 0x40) | 0x40 count first: a second run without an output (refused unless the output
@@ -3310,38 +3311,72 @@ static void mask_check_shape(const mask_call* c, const wg_call* rec, const char*
   }
 }
 
+/* Another mask between a count and the write (c->hostile): elements changed at random, any
+ * output then, but written only where the count made room. */
+static void mask_mutate(const mask_call* c, uint8_t* mask, size_t elems, reader* r) {
+  uint8_t how = byte(r);
+  for (size_t i = 0; i < elems; ++i) {
+    uint64_t b = rnd(r);
+    if (how & 1 || (b & 7) == 0) put_bits(mask + i * c->mw, c->mw, mask_value(c->mdtype, how & 2 ? (uint8_t)b : how & 4 ? 0x40 : 0, r));
+  }
+}
+
 /* The offsets mode (src/stage_mask.h): a run with an offsets tensor and no data, source or output
  * (js/call.mjs: the data is not in wasm memory) resolves each output slice's byte offset in data
  * (boolean_mask, compress: the count in the record) or the element each source value goes to
  * (masked_scatter: the count the workspace's last word, which js/call.mjs reads). Without its
- * workspace the run must be refused; with a source short of the count, refused, nothing written. */
-static void mask_offsets(const mask_call* c, wg_pool* pool, const uint8_t* mask, const buf* ws, size_t nblocks,
-                         size_t nsource) {
+ * workspace the run must be refused; with a source short of the count, refused, nothing written.
+ * Count first (c->count_first), as the binding runs it (js/call.mjs, countOffsets): a run with
+ * neither offsets nor an output counts, reading the mask alone (data and source NULL), and the
+ * offsets get room for exactly as many as the record then notes, which the next run writes (from
+ * the kept counts, after a shape query: then c->hostile changes the mask between the two, and the
+ * offsets may be any, but only in that room); else one run, into room for the most a count may
+ * need (nblocks). Returns whether the mask was changed. */
+static int mask_offsets(const mask_call* c, wg_pool* pool, uint8_t* mask, size_t mask_elems, const buf* ws,
+                        size_t nblocks, size_t nsource, reader* r) {
   const int ms = SC_IS(masked_scatter);
   const size_t most = ms ? c->len : mul_or_max(c->outer, c->len), n = c->n, words = c->workspace / sizeof(size_t);
   if (nblocks < most) FAIL("the offsets mode: %zu offsets, fewer than the %zu a count may need", nblocks, most);
-  if (nblocks > MASK_MAX_BYTES / sizeof(size_t)) return;
-  buf off;
-  buf_new(&off, nblocks * sizeof(size_t), c->guarded, 0);
-  memset(off.p, 0xA5, off.bytes);
-  wg_call rec;
-  wg_status st = mask_record(c, &rec, NULL, mask, NULL, NULL, c->no_workspace ? NULL : ws->p);
-  rec.tensors[WG_TENSOR_offsets].ptr = off.p;
-  if (st == WG_OK && c->shape_first) st = wg_call_shape(&rec);
-  if (st == WG_OK) st = c->shape_first ? wg_call_rerun(pool, &rec) : wg_call_run(pool, &rec);
+  if (nblocks > MASK_MAX_BYTES / sizeof(size_t)) return 0;
   outcomes want = {0};
   if (c->no_workspace && c->workspace) allow(&want, WG_ERR_INVALID_ARGUMENT, 1, WG_ARG_NONE, -1, -1, -1, -1);
   else if (ms && n > nsource) allow(&want, WG_ERR_MASK_SOURCE, 1, WG_ARG_UPDATES, -1, (int64_t)nsource, (int64_t)n, -1);
+  /* the record says how many offsets the run wrote (or the count will): the binding reads no more */
+  const size_t want_noted = ms ? n : mul_or_max(c->outer, n);
+  wg_call rec;
+  wg_status st = mask_record(c, &rec, NULL, mask, NULL, NULL, c->no_workspace ? NULL : ws->p);
+  if (st == WG_OK && c->shape_first) st = wg_call_shape(&rec);
+#define OFFSETS_RUN(rec) (c->shape_first ? wg_call_rerun(pool, (rec)) : wg_call_run(pool, (rec)))
+  size_t room = nblocks;
+  int mutated = 0;
+  if (st == WG_OK && c->count_first) {
+    st = OFFSETS_RUN(&rec);
+    if (st == WG_OK) {
+      room = rec.tensors[WG_TENSOR_offsets].shape[0];
+      if (room != want_noted) FAIL("the offsets mode: the count notes %zu offsets, the reference %zu", room, want_noted);
+      if (c->hostile) mutated = 1, mask_mutate(c, mask, mask_elems, r);
+    }
+  }
+  buf off;
+  buf_new(&off, room * sizeof(size_t), c->guarded, 0);
+  if (off.bytes) memset(off.p, 0xA5, off.bytes);
+  /* count first with nothing to resolve: no second run (the binding makes none) */
+  if (st == WG_OK && (room || !c->count_first)) {
+    rec.tensors[WG_TENSOR_offsets].ptr = off.p;
+    st = OFFSETS_RUN(&rec);
+  }
+#undef OFFSETS_RUN
   size_t written = 0;
   if (want.n) {
     check_outcome(&want, st, &rec.err);
   } else if (st != WG_OK) {
     FAIL("the offsets mode: status %d, the reference accepts", st);
+  } else if (mutated) {
+    written = room * sizeof(size_t); /* any offsets, in their room (its guard checked below) */
   } else {
     size_t got_n = ms ? ((const size_t*)(const void*)ws->p)[words - 1] : rec.tensors[WG_TENSOR_out].shape[c->count_dim - 1];
     if (got_n != n) FAIL("the offsets mode: the count is %zu, the reference's %zu", got_n, n);
-    /* the record says how many offsets the run wrote: the binding reads no more */
-    size_t noted = rec.tensors[WG_TENSOR_offsets].shape[0], want_noted = ms ? n : mul_or_max(c->outer, n);
+    size_t noted = rec.tensors[WG_TENSOR_offsets].shape[0];
     if (noted != want_noted) FAIL("the offsets mode: the record says %zu offsets, the reference %zu", noted, want_noted);
     const size_t slice = c->inner * c->dw;
     for (size_t o = 0; o < (ms ? 1 : c->outer) && n; ++o) {
@@ -3358,6 +3393,7 @@ static void mask_offsets(const mask_call* c, wg_pool* pool, const uint8_t* mask,
   for (size_t i = written; i < off.bytes; ++i)
     if (off.p[i] != 0xA5) FAIL("the offsets mode: byte %zu, past the %zu written, changed", i, written);
   buf_check_free(&off, "offsets");
+  return mutated;
 }
 
 static int fuzz_mask(reader* r) {
@@ -3377,14 +3413,16 @@ static int fuzz_mask(reader* r) {
     c.ddtype = DATA_DTYPE[t >> 4];
   }
   c.use_pool = o & 1, c.split_all = o >> 1 & 1, c.guarded = o >> 2 & 1;
-  c.count_first = !ms && (o >> 3 & 1);
+  c.offsets_mode = !nz && (x & 0x40);
+  /* masked_scatter's output is data's shape: it counts first in the offsets mode only (the
+   * binding's), which is never in place */
+  c.count_first = (o >> 3 & 1) && (!ms || (c.offsets_mode && !(o >> 6 & 1)));
   c.shape_first = o >> 4 & 1;
   c.hostile = c.count_first && c.shape_first && (o >> 5 & 1) && !(o >> 6 & 1); /* not with a recount */
-  c.again = c.count_first && (o >> 6 & 1);
+  c.again = c.count_first && !ms && (o >> 6 & 1);
   c.in_place = ms && (o >> 6 & 1);
   c.misalign = o >> 7 ? 1 + (int)(rnd(r) % 7) : 0;
   if (cp) c.flatten = x & 1 ? (x & 2 ? -1 : 1) : 0;
-  c.offsets_mode = !nz && (x & 0x40);
   c.no_workspace = c.offsets_mode && (x & 0x20);
   c.sdtype = ms && (x & 0x80) ? DATA_DTYPE[((t >> 4) + 1) % 12] : c.ddtype;
   c.mw = mask_width(c.mdtype);
@@ -3510,7 +3548,7 @@ static int fuzz_mask(reader* r) {
   if (getenv("WG_FUZZ_DESCRIBE")) mask_describe(); /* with the count and the mask's values */
   int mutated = 0;
   if (c.offsets_mode && nblocks) {
-    mask_offsets(&c, pool, mask.p, &ws, nblocks, nsource);
+    mutated = mask_offsets(&c, pool, mask.p, mask_elems, &ws, nblocks, nsource, r);
   } else {
     /* the call: planned by a shape query and run again (wg_call_rerun, as the binding runs it), or
      * run by wg_call_run, which plans it each time */
@@ -3534,14 +3572,7 @@ static int fuzz_mask(reader* r) {
       buf_new(&out, exact_bytes, c.guarded, (size_t)(c.misalign ^ 6) * c.ow);
       memset(out.p, 0xA5, exact_bytes);
       rec.tensors[WG_TENSOR_out].ptr = out.p;
-      if (c.hostile) { /* another mask between the count and the write: any output, but only there */
-        uint8_t how = byte(r);
-        for (size_t i = 0; i < mask_elems; ++i) {
-          uint64_t b = rnd(r);
-          if (how & 1 || (b & 7) == 0) put_bits(mask.p + i * c.mw, c.mw, mask_value(c.mdtype, how & 2 ? (uint8_t)b : how & 4 ? 0x40 : 0, r));
-        }
-        mutated = 1;
-      }
+      if (c.hostile) mutated = 1, mask_mutate(&c, mask.p, mask_elems, r); /* any output then, but only there */
       st = MASK_RUN(&rec);
       if (st != WG_OK) FAIL("the write: status %d", st);
     } else {

@@ -642,6 +642,10 @@ const SEEDS = {
     'offsets-mode-many-chunks-pool-split': msk({ data: 'u8', offsets: 1, shapeFirst: 1, pool: 1, split: 1, D: [2, 40000], axis: 1, fit: 0, fill: 'density', values: [0x40] }),
     'offsets-mode-guarded-f64': msk({ data: 'f64', mask: 'f32', offsets: 1, guard: 1, D: [64, 2], fit: 0, values: signs }),
     'offsets-mode-no-workspace': msk({ offsets: 1, noWorkspace: 1, D: [6, 2], fit: 0, values: [MV.one] }),
+    // the binding's offsets mode: a count first, then room for exactly the offsets it notes
+    'offsets-mode-count-first-axis-1': msk({ offsets: 1, countFirst: 1, shapeFirst: 1, axis: 1, D: [3, 300, 2], fit: 0, fill: 'density', values: [0x40] }),
+    'offsets-mode-count-first-none-true': msk({ offsets: 1, countFirst: 1, D: [300, 2], fit: 0, fill: 'one', values: [MV.zero] }),
+    'offsets-mode-mask-changed-after-count': msk({ offsets: 1, countFirst: 1, shapeFirst: 1, hostile: 1, pool: 1, split: 1, guard: 1, D: [8191, 3], fit: 0, fill: 'density', values: [0x80], after: [1] }),
   },
   compress: {
     'axis-0': msk({ D: [5, 3], fit: cut(0), values: [MV.one, MV.zero, MV.one, MV.one, MV.zero] }),
@@ -682,6 +686,8 @@ const SEEDS = {
     'offsets-mode-flatten': msk({ offsets: 1, flatten: 1, D: [5, 7], fit: cut(3, 9), fill: 'density', values: [0x80] }),
     'offsets-mode-axis-1-pool-split': msk({ data: 'i16', offsets: 1, shapeFirst: 1, pool: 1, split: 1, axis: 1, D: [3, 16384, 2], fit: cut(2, 5), fill: 'runs', scale: 2, values: [] }),
     'offsets-mode-no-workspace': msk({ offsets: 1, noWorkspace: 1, D: [6], fit: cut(0), values: [MV.one] }),
+    'offsets-mode-count-first-pool-split': msk({ data: 'u8', offsets: 1, countFirst: 1, shapeFirst: 1, pool: 1, split: 1, axis: 1, D: [2, 40000], fit: cut(0), fill: 'density', values: [0x20] }),
+    'offsets-mode-count-first-mask-changed': msk({ offsets: 1, countFirst: 1, shapeFirst: 1, hostile: 1, guard: 1, D: [4096, 2], fit: cut(0), fill: 'density', values: [0x80], after: [3] }),
   },
   masked_scatter: {
     'f32': msk({ D: [3, 4], fit: 0, src: {}, values: [MV.one, MV.zero, MV.one, MV.zero, MV.one] }),
@@ -721,6 +727,8 @@ const SEEDS = {
     'offsets-mode-source-short': msk({ offsets: 1, shapeFirst: 1, D: [9], fit: 0, src: { len: 'fewer' }, fill: 'one', values: [MV.one] }),
     'offsets-mode-many-chunks-pool-split': msk({ data: 'f64', offsets: 1, pool: 1, split: 1, D: [40000], fit: 0, src: { len: 'more' }, fill: 'density', values: [0x60] }),
     'offsets-mode-no-workspace': msk({ offsets: 1, noWorkspace: 1, shapeFirst: 1, D: [4], fit: 0, src: {}, values: [MV.one, MV.zero, MV.one, MV.one] }),
+    'offsets-mode-count-first-source-short': msk({ offsets: 1, countFirst: 1, shapeFirst: 1, D: [9], fit: 0, src: { len: 'fewer' }, fill: 'one', values: [MV.one] }),
+    'offsets-mode-count-first-mask-changed': msk({ offsets: 1, countFirst: 1, shapeFirst: 1, hostile: 1, pool: 1, split: 1, guard: 1, D: [40000], fit: 0, src: { len: 'more' }, fill: 'density', values: [0x60], after: [1] }),
   },
   gather_block_quantized: {
     'uint8-4bit-rows': gbq({ P: [6, 16], I: [3], idx: inRange(3) }),

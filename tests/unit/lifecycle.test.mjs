@@ -6,7 +6,7 @@ import os from 'node:os';
 import { spawnSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { dispose, gather, gatherND, heapStats, init, take } from '../../js/index.mjs';
+import { booleanMask, compress, dispose, gather, gatherND, heapStats, init, maskedScatter, take } from '../../js/index.mjs';
 import { forcePath } from '../../js/copy-plan.mjs';
 
 const fixture = fileURLToPath(new URL('../fixtures/exit-without-dispose.mjs', import.meta.url));
@@ -135,6 +135,38 @@ test('repeated calls do not grow the wasm heap', async () => {
     }
   } finally {
     forcePath(null);
+    dispose();
+  }
+});
+
+test('the masks\' offsets mode counts first: wasm memory holds the mask and the kept slices\' offsets, not one for every mask element', async () => {
+  await init({ variant: 'simd-threaded', threads: 2 });
+  try {
+    const n = 100000, kept = 1000, cols = 4;
+    const x = { data: Float32Array.from({ length: n * cols }, (_, i) => i), shape: [n, cols] };
+    const mask = { data: new Uint8Array(n), shape: [n] };
+    for (let i = 0; i < kept; i++) mask.data[i * 97] = 1;
+    const want = new Float32Array(kept * cols);
+    for (let i = 0, k = 0; i < n; i++) if (mask.data[i]) want.set(x.data.subarray(i * cols, (i + 1) * cols), cols * k++);
+    const source = { data: Float32Array.from({ length: kept }, (_, i) => -i), shape: [kept] };
+    const xs = { data: new Float32Array(n), shape: [n] };
+    const cases = [
+      ['compress', () => compress(x, mask, { axis: 0 }), want],
+      ['booleanMask', () => booleanMask(x, mask), want],
+      ['maskedScatter', () => maskedScatter(xs, mask, source), null],
+    ];
+    for (const [name, call, expected] of cases) {
+      const before = heapStats().heapInUse;
+      const r = call();
+      if (expected) assert.deepEqual(r.data, expected, name);
+      else for (let i = 0, k = 0; i < n; i++) assert.equal(r.data[i], mask.data[i] ? -k++ : 0, `${name} element ${i}`);
+      // the mask (100 000 bytes), the workspace's counts and 1000 offsets (4000 bytes): one offset a
+      // mask element would be 400 000 bytes more
+      const bytes = heapStats().lastCallBytes;
+      assert.ok(bytes >= n + kept * 4 && bytes < n + kept * 4 + 8192, `${name}: ${bytes} bytes of wasm memory`);
+      assert.equal(heapStats().heapInUse, before, `${name}: the heap after the call`);
+    }
+  } finally {
     dispose();
   }
 });
