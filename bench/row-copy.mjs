@@ -6,12 +6,12 @@
 // scattered as maskedScatter writes them (1M rows into 4M words), by executeScatterPlan's loop
 // and by a loop that tests each row for ZERO_BLOCK. Medians of interleaved rounds.
 // Usage: node bench/row-copy.mjs [--rounds 15]
-import { LOOP_WORDS, copyBlocks, executeScatterPlan } from '../js/copy-plan.mjs';
+import { median } from '../common/timing.mjs';
 import { xorshift32 } from '../common/workloads.mjs';
+import { LOOP_WORDS, copyBlocks, executeScatterPlan } from '../js/copy-plan.mjs';
 
 const at = process.argv.indexOf('--rounds');
 const ROUNDS = at > 0 ? Number(process.argv[at + 1]) : 15;
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
 const next = xorshift32(11);
 
 // Runs each of fns (name -> fn) `calls` times a sample, a sample of each a round, rounds

@@ -419,7 +419,7 @@ function maskBlock(s, desc, planned, inputs) {
   const base = allocate(s, blockBytes);
   if (!base) throw new RangeError(`${desc.name}: the inputs and the workspace need ${blockBytes} bytes, more than wasm memory can hold now`);
   placeInputs(s, { ...planned, inputs }, b, base, 0);
-  return { b, base, blockBytes };
+  return { base, blockBytes };
 }
 
 // Whether a call of one of the masks' ops (src/stage_mask.h) takes their offsets mode: its data
@@ -435,92 +435,67 @@ function maskInJs(s, desc, { opts, t, L, w }) {
 }
 
 // The offsets mode (maskInJs): the inputs but the data (and a source) and the workspace in one
-// block; a first run counts, a second resolves the kept slices' offsets (countOffsets), and JS
-// copies (js/copy-plan.mjs).
+// block. A first run only counts (no offsets, no output: src/call.c runs the counting stages
+// alone, which read the mask, not the data; a source is checked against the count), then the
+// offsets get room for as many as the record's offsets shape says (the kept slices of every
+// block, or the true elements), not one a mask element: a mask of few true elements leaves wasm
+// memory as small as its output. A second run resolves them and JS copies (js/copy-plan.mjs).
 function countedInJs(s, desc, planned) {
-  const { opts, negative, t, Type, outLike, inputs } = planned;
+  const { negative, t, inputs, L } = planned;
   const { m, codes } = s;
   const others = inputs.map((y) => (y === t.data || y === t.updates ? undefined : y));
-  if (desc.fromData) return sourceOffsets(s, desc, planned, others);
   const { base, blockBytes } = maskBlock(s, desc, planned, others);
   let offsets = 0;
   try {
-    const counted = countOffsets(s, desc, planned);
-    const n = counted.n;
-    offsets = counted.offsets;
-    s.lastCallBytes = blockBytes + align16(n * 4);
-    const outShape = readOutShape(s, words(s));
-    const outLength = outShape.reduce((a, k) => a * k, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
-    const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
-    if (!n || !outBytes) return { data: into.kind === 'array' ? into.array : new Type(outLength), shape: outShape };
+    words(s)[L.offsets] = 0;
     const status = m._wg_call_rerun(s.pool, s.call);
     if (status !== codes.ok) throw failure(s, status, desc, t, negative);
-    return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(new Uint32Array(s.memory.buffer, offsets, n));
+    const n = words(s)[s.slot.offsets.shape];
+    if (n) {
+      offsets = allocate(s, n * 4);
+      if (!offsets) throw new RangeError(`${desc.name}: the offsets of ${n} kept ${desc.fromData ? 'elements' : 'slices'} need ${n * 4} bytes, more than wasm memory can hold now`);
+      words(s)[L.offsets] = offsets;
+    }
+    s.lastCallBytes = blockBytes + align16(n * 4);
+    return (desc.fromData ? sourceInJs : slicesInJs)(s, desc, planned, n, offsets);
   } finally {
     m._free(base);
     if (offsets) m._free(offsets);
   }
 }
 
-// The offsets mode's first run, which only counts (no offsets, no output: src/call.c runs the
-// counting stages alone; a source is checked against the count), then room for as many offsets
-// as the count says (the record's offsets shape: the kept slices of every block, or the true
-// elements) rather than one for each of the mask's elements: a mask of few true elements leaves
-// wasm memory as small as its output. Returns { n, offsets } (0: none), set in the record for
-// the second run, which resolves them; the caller frees offsets.
-function countOffsets(s, desc, planned) {
-  const { negative, t, L } = planned;
-  words(s)[L.offsets] = 0;
+// countedInJs's second run for kept slices, then each copied from the caller's data into the
+// output (the count's shape: a new array or opts.out).
+function slicesInJs(s, desc, { opts, negative, t, Type, outLike, inputs }, n, offsets) {
+  const outShape = readOutShape(s, words(s));
+  const outLength = outShape.reduce((a, k) => a * k, 1), outBytes = outLength * Type.BYTES_PER_ELEMENT;
+  const into = countedTarget(desc.name, opts, Type, outShape, outLength, s, inputs, outLike);
+  if (!n || !outBytes) return { data: into.kind === 'array' ? into.array : new Type(outLength), shape: outShape };
   const status = s.m._wg_call_rerun(s.pool, s.call);
   if (status !== s.codes.ok) throw failure(s, status, desc, t, negative);
-  const n = words(s)[s.slot.offsets.shape];
-  if (!n) return { n, offsets: 0 };
-  const offsets = allocate(s, n * 4);
-  if (!offsets) throw new RangeError(`${desc.name}: the offsets of ${n} kept ${desc.fromData ? 'elements' : 'slices'} need ${n * 4} bytes, more than wasm memory can hold now`);
-  words(s)[L.offsets] = offsets;
-  return { n, offsets };
+  return planInJs(s, t, into, Type, outLength, outBytes, outShape, n)(new Uint32Array(s.memory.buffer, offsets, n));
 }
 
-// countedInJs for a source written where a mask is true: its second run writes the offsets on a
-// worker while this thread makes the new output from the data (wg_call_start, src/call.h): the
-// two are of like cost.
-function sourceOffsets(s, desc, planned, others) {
-  const { opts, negative, t, Type, outLike, inputs } = planned;
-  const { m, codes } = s;
-  const { base, blockBytes } = maskBlock(s, desc, planned, others);
-  let offsets = 0;
+// countedInJs's second run for a source written where a mask is true, on a worker while this
+// thread makes the new output from the data (wg_call_start, src/call.h): the two are of like
+// cost. Then the data into opts.out (written only once the run succeeded), and source value j to
+// element rows[j].
+function sourceInJs(s, desc, { opts, negative, t, Type, outLike, inputs }, n, offsets) {
+  const { data: d, updates: u } = t;
+  const size = Type.BYTES_PER_ELEMENT;
+  const target = outputTarget(desc.name, opts, Type, d.shape, s, inputs, outLike);
+  let out = target.kind === 'array' ? target.array : undefined, status = s.codes.ok;
+  if (n) s.m._wg_call_start(s.pool, s.call);
   try {
-    const counted = countOffsets(s, desc, planned);
-    const n = counted.n;
-    offsets = counted.offsets;
-    s.lastCallBytes = blockBytes + align16(n * 4);
-    const target = outputTarget(desc.name, opts, Type, t.data.shape, s, inputs, outLike);
-    let out; // a new output, made while the offsets are resolved (opts.out is written only once they are)
-    if (n) {
-      m._wg_call_start(s.pool, s.call);
-      let status;
-      try {
-        if (target.kind !== 'array') out = copyOf(t.data.data, Type, t.data.bytes / Type.BYTES_PER_ELEMENT);
-      } finally {
-        status = m._wg_call_finish(s.pool, s.call);
-      }
-      if (status !== codes.ok) throw failure(s, status, desc, t, negative);
-    }
-    return sourceInJs(s, t, target, Type, new Uint32Array(s.memory.buffer, offsets, n), out);
+    out ??= copyOf(d.data, Type, d.bytes / size);
   } finally {
-    m._free(base);
-    if (offsets) m._free(offsets);
+    if (n) status = s.m._wg_call_finish(s.pool, s.call);
   }
-}
-
-// What sourceOffsets does with the offsets: the data copied into the output (opts.out, or a new
-// array unless made already), then source value j written to element rows[j].
-function sourceInJs(s, { data: d, updates: u }, target, Type, rows, made) {
-  const size = Type.BYTES_PER_ELEMENT, out = target.kind === 'array' ? target.array : made ?? copyOf(d.data, Type, d.bytes / size);
+  if (status !== s.codes.ok) throw failure(s, status, desc, t, negative);
   const dst = new Uint8Array(out.buffer, out.byteOffset, d.bytes);
   if (target.kind === 'array') dst.set(new Uint8Array(d.data.buffer, d.data.byteOffset, d.bytes));
   const src = u.ptr === undefined ? new Uint8Array(u.data.buffer, u.data.byteOffset, u.bytes) : new Uint8Array(s.memory.buffer, u.ptr, u.bytes);
-  if (rows.length) executeScatterPlan(rows, rows.length, src, dst, size, size);
+  if (n) executeScatterPlan(new Uint32Array(s.memory.buffer, offsets, n), n, src, dst, size, size);
   return { data: out, shape: d.shape };
 }
 

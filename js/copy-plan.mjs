@@ -8,6 +8,8 @@
 
 /** C's WG_ZERO_BLOCK (SIZE_MAX of wasm32) as it reads in a Uint32Array: a block of zeros. */
 export const ZERO_BLOCK = 0xffffffff;
+// (The loops below read it into a local first: V8 reloads a module's exported binding at each
+// read, a fifth of a 1M-row loop's time.)
 
 // Blocks up to this many words are copied by a loop, eight words a step; longer ones by
 // TypedArray.set of a subarray, whose fixed cost (making the subarray: 100-150 ns in Node 20)
@@ -42,7 +44,7 @@ export function executePlan(offsets, n, src, dst, bb, elemSize, zeroed) {
  * one TypedArray type of width-byte elements where copiesBySet(bb, width).
  */
 export function copyBlocks(offsets, n, s, d, bb, width, zeroed) {
-  const none = ZERO_BLOCK; // read once: V8 reloads a module's exported binding at each read (a fifth of a 1M-row loop)
+  const none = ZERO_BLOCK;
   const w = bb / width; // words per block
   const shift = 31 - Math.clz32(width); // log2: offsets are in bytes
   if (w === 1) {
@@ -125,7 +127,7 @@ export function copierOf(src, dstOffset, bb, elemSize) {
  * Uint8Arrays that do not overlap. Bitwise, as executePlan.
  */
 export function executeScatterPlan(rows, n, src, dst, bb, elemSize) {
-  const none = ZERO_BLOCK; // read once: V8 reloads a module's exported binding at each read (a fifth of a 1M-row loop)
+  const none = ZERO_BLOCK;
   const width = wordWidth(src, dst, bb, elemSize);
   const s = wordsOf(src, width), d = wordsOf(dst, width);
   const w = bb / width; // words per row
@@ -139,12 +141,7 @@ export function executeScatterPlan(rows, n, src, dst, bb, elemSize) {
       d[rows[j + 4]] = s[j + 4]; d[rows[j + 5]] = s[j + 5]; d[rows[j + 6]] = s[j + 6]; d[rows[j + 7]] = s[j + 7];
     }
     for (; j < n; j++) d[rows[j]] = s[j];
-  } else if (w === 1) {
-    for (let j = 0; j < n; j++) {
-      const r = rows[j];
-      if (r !== none) d[r] = s[j];
-    }
-  } else if (w <= LOOP_WORDS) {
+  } else if (w <= LOOP_WORDS) { // (one-word rows too, where d could reach index ZERO_BLOCK)
     for (let j = 0, at = 0; j < n; j++, at += w) {
       const r = rows[j];
       if (r !== none) moveWords(d, r * w, s, at, w);
@@ -166,7 +163,7 @@ export function executeScatterPlan(rows, n, src, dst, bb, elemSize) {
  * innocuous?", SIGNUM Newsletter 30(3), 1995); an Int32Array store wraps the sum as two's complement.
  */
 export function addScatterPlan(rows, n, src, dst, w) {
-  const none = ZERO_BLOCK; // read once: V8 reloads a module's exported binding at each read (a fifth of a 1M-row loop)
+  const none = ZERO_BLOCK;
   for (let j = 0, at = 0; j < n; j++, at += w) {
     const r = rows[j];
     if (r === none) continue;

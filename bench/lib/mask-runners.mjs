@@ -16,6 +16,7 @@
 // on the library's own pool at the phase's thread count (parallel-copy.mjs: wg_pool_copy), and
 // of half those bytes (a copy reads and writes each byte it copies: the same traffic as the op's),
 // and the whole in one thread of a module of its own (memcopy-bound.mjs).
+import { bytesOf } from '../../common/bytes.mjs';
 import * as api from '../../js/index.mjs';
 import { executePlan, executeScatterPlan } from '../../js/copy-plan.mjs';
 import { getState } from '../../js/state.mjs';
@@ -33,7 +34,6 @@ function rowsView(t) {
   return { x: { data: t.x.data, shape: [n, t.x.data.length / n] }, mask: { data: mask.data, shape: [n] } };
 }
 
-const bytesOf = (a) => new Uint8Array(a.buffer, a.byteOffset, a.byteLength);
 const zeros = (shape) => ({ data: new Float32Array(shape.reduce((a, b) => a * b, 1)), shape });
 
 // A phase's resident inputs, uploaded once per array and shape and shared by its runners (M2's x
